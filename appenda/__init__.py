@@ -1,0 +1,1 @@
+"""Appenda agent memory: project plumbing (settings, URLs, region routing, storage, API base)."""

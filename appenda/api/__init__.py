@@ -1,0 +1,1 @@
+"""API plumbing: the base view that resolves the workspace once, the one exception handler."""

@@ -1,0 +1,1 @@
+"""Settings packages: base (shared), regions (REGIONS → DATABASES + buckets), dev, test, production."""

@@ -1,0 +1,94 @@
+"""Region configuration read from the environment.
+
+Each region has its own database and its own object-storage bucket. With nothing configured,
+the embedded default is used: SQLite files and local folders under APPENDA_DATA_DIR, so a
+newcomer needs no service to try the product.
+
+Environment:
+  REGIONS                       comma-separated region names (default "eu,us")
+  DATABASE_URL                  control database; with it set, regions default to databases
+                                named <name>_region_<region> on the same server
+  REGION_<NAME>_DATABASE_URL    one region's database
+  REGION_<NAME>_S3_ENDPOINT     one region's S3 endpoint (any S3 API); unset = local folder
+  REGION_<NAME>_S3_BUCKET       one region's bucket (default appenda-<region>)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import dj_database_url
+
+REGION_ALIAS_PREFIX = "region_"
+CONNECT_TIMEOUT_SECONDS = 2
+
+
+@dataclass(frozen=True)
+class RegionStorageConfig:
+    region: str
+    s3_endpoint: str | None
+    bucket: str
+    local_root: Path
+
+
+def region_names() -> list[str]:
+    raw = os.environ.get("REGIONS", "eu,us")
+    names = [name.strip().lower() for name in raw.split(",") if name.strip()]
+    for name in names:
+        if not re.fullmatch(r"[a-z][a-z0-9]{0,15}", name):
+            raise ValueError(f"REGIONS has an invalid region name {name!r}: use short lowercase names like eu, us.")
+    return names
+
+
+def region_alias(region: str) -> str:
+    return f"{REGION_ALIAS_PREFIX}{region}"
+
+
+def _database_from_url(url: str) -> dict:
+    config = dj_database_url.parse(url, conn_max_age=0)
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # A region that is down must fail fast (R-REGION-3), not hang a worker.
+        config.setdefault("OPTIONS", {})["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+    return config
+
+
+def _sqlite(path: Path) -> dict:
+    return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "OPTIONS": {"timeout": 20}}
+
+
+def _derived_region_url(control_url: str, region: str) -> str:
+    # Same server as the control database, a database of the region's own.
+    base, _, query = control_url.partition("?")
+    head, _, name = base.rpartition("/")
+    derived = f"{head}/{name or 'appenda'}_region_{region}"
+    return f"{derived}?{query}" if query else derived
+
+
+def build_databases(data_dir: Path) -> dict[str, dict]:
+    control_url = os.environ.get("DATABASE_URL")
+    databases = {
+        "default": _database_from_url(control_url) if control_url else _sqlite(data_dir / "control.sqlite3")
+    }
+    for region in region_names():
+        url = os.environ.get(f"REGION_{region.upper()}_DATABASE_URL")
+        if not url and control_url:
+            url = _derived_region_url(control_url, region)
+        databases[region_alias(region)] = (
+            _database_from_url(url) if url else _sqlite(data_dir / f"region_{region}.sqlite3")
+        )
+    return databases
+
+
+def build_storage(data_dir: Path) -> dict[str, RegionStorageConfig]:
+    return {
+        region: RegionStorageConfig(
+            region=region,
+            s3_endpoint=os.environ.get(f"REGION_{region.upper()}_S3_ENDPOINT") or None,
+            bucket=os.environ.get(f"REGION_{region.upper()}_S3_BUCKET", f"appenda-{region}"),
+            local_root=data_dir / "objects" / region,
+        )
+        for region in region_names()
+    }

@@ -1,0 +1,173 @@
+"""One object-store interface per region, with an S3 and a local-folder implementation.
+
+Exports and other region objects are written to the bucket of the workspace's region and
+nowhere else. S3 works with any S3 API (AWS, SeaweedFS, MinIO); the local folder is the
+embedded default, with downloads served by a signed, short-lived link.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+
+LINK_SALT = "appenda.storage.local-link"
+
+
+class StorageUnavailable(RuntimeError):
+    """The region's object store could not be reached or refused the request."""
+
+    def __init__(self, region: str, cause: Exception):
+        super().__init__(f"the object store of region {region!r} is unavailable: {cause}")
+        self.region = region
+
+
+class ObjectStore(Protocol):
+    region: str
+
+    def put(self, key: str, data: bytes | BinaryIO, content_type: str = "application/octet-stream") -> None: ...
+    def get(self, key: str) -> bytes: ...
+    def delete(self, key: str) -> None: ...
+    def list(self, prefix: str = "") -> Iterator[str]: ...
+    def link(self, key: str, expires_in: int, filename: str | None = None) -> str: ...
+    def check(self) -> None: ...
+
+
+def _safe_key(key: str) -> str:
+    parts = key.split("/")
+    if not key or key.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"object key {key!r} is not a plain relative path")
+    return key
+
+
+class LocalObjectStore:
+    """Objects as files under a folder: the embedded default."""
+
+    def __init__(self, region: str, root: Path):
+        self.region = region
+        self.root = root
+
+    def _path(self, key: str) -> Path:
+        return self.root / _safe_key(key)
+
+    def put(self, key, data, content_type="application/octet-stream"):
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".part")
+        with open(tmp, "wb") as out:
+            if isinstance(data, bytes):
+                out.write(data)
+            else:
+                shutil.copyfileobj(data, out)
+        tmp.replace(path)
+
+    def get(self, key):
+        return self._path(key).read_bytes()
+
+    def open(self, key) -> BinaryIO:
+        return open(self._path(key), "rb")
+
+    def delete(self, key):
+        self._path(key).unlink(missing_ok=True)
+
+    def list(self, prefix=""):
+        if not self.root.exists():
+            return
+        for path in sorted(self.root.rglob("*")):
+            if path.is_file() and not path.name.endswith(".part"):
+                key = path.relative_to(self.root).as_posix()
+                if key.startswith(prefix):
+                    yield key
+
+    def link(self, key, expires_in, filename=None):
+        token = signing.dumps({"r": self.region, "k": _safe_key(key), "f": filename, "t": expires_in}, salt=LINK_SALT)
+        return reverse("object-download", kwargs={"token": token})
+
+    def check(self):
+        self.root.mkdir(parents=True, exist_ok=True)
+
+
+class S3ObjectStore:
+    """Objects in one S3 bucket per region."""
+
+    def __init__(self, region: str, endpoint: str, bucket: str):
+        self.region = region
+        self.bucket = bucket
+        self.client = boto3.client(
+            "s3",
+            endpoint_url=endpoint,
+            config=Config(
+                connect_timeout=2,
+                read_timeout=10,
+                retries={"max_attempts": 1},
+                s3={"addressing_style": "path"},
+                signature_version="s3v4",
+            ),
+        )
+
+    def _call(self, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (BotoCoreError, ClientError) as exc:
+            if isinstance(exc, ClientError) and exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+                raise FileNotFoundError(kwargs.get("Key", "")) from exc
+            raise StorageUnavailable(self.region, exc) from exc
+
+    def put(self, key, data, content_type="application/octet-stream"):
+        if isinstance(data, bytes):
+            self._call(self.client.put_object, Bucket=self.bucket, Key=_safe_key(key), Body=data, ContentType=content_type)
+        else:
+            self._call(
+                self.client.upload_fileobj, data, self.bucket, _safe_key(key), ExtraArgs={"ContentType": content_type}
+            )
+
+    def get(self, key):
+        return self._call(self.client.get_object, Bucket=self.bucket, Key=_safe_key(key))["Body"].read()
+
+    def delete(self, key):
+        self._call(self.client.delete_object, Bucket=self.bucket, Key=_safe_key(key))
+
+    def list(self, prefix=""):
+        paginator = self.client.get_paginator("list_objects_v2")
+        try:
+            for page in paginator.paginate(Bucket=self.bucket, Prefix=prefix):
+                for item in page.get("Contents", []):
+                    yield item["Key"]
+        except (BotoCoreError, ClientError) as exc:
+            raise StorageUnavailable(self.region, exc) from exc
+
+    def link(self, key, expires_in, filename=None):
+        params = {"Bucket": self.bucket, "Key": _safe_key(key)}
+        if filename:
+            params["ResponseContentDisposition"] = f'attachment; filename="{filename}"'
+        return self._call(self.client.generate_presigned_url, "get_object", Params=params, ExpiresIn=expires_in)
+
+    def check(self):
+        try:
+            self.client.head_bucket(Bucket=self.bucket)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchBucket"):
+                self._call(self.client.create_bucket, Bucket=self.bucket)
+                return
+            raise StorageUnavailable(self.region, exc) from exc
+        except BotoCoreError as exc:
+            raise StorageUnavailable(self.region, exc) from exc
+
+
+@functools.cache
+def store_for_region(region: str) -> ObjectStore:
+    config = settings.REGION_STORAGE.get(region)
+    if config is None:
+        raise KeyError(f"unknown region {region!r}")
+    if config.s3_endpoint:
+        return S3ObjectStore(region, config.s3_endpoint, config.bucket)
+    return LocalObjectStore(region, config.local_root)

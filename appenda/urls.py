@@ -1,0 +1,49 @@
+"""URLs: the API under /api/v1/, its schema and docs, the web app, object downloads."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+
+from appenda import views as appenda_views
+from memories import api as memory_api
+from tables import api as table_api
+from workspaces import api as workspace_api
+
+ws = "workspaces/<str:ws>/"
+
+api_v1 = [
+    path("workspaces/", workspace_api.WorkspaceListView.as_view(), name="workspace-list"),
+    path(ws, workspace_api.WorkspaceDetailView.as_view(), name="workspace-detail"),
+    path(ws + "memory-settings/", workspace_api.WorkspaceMemorySettingsView.as_view(), name="workspace-memory-settings"),
+    path(ws + "members/", workspace_api.MemberListView.as_view(), name="member-list"),
+    path(ws + "members/<str:user>/", workspace_api.MemberDetailView.as_view(), name="member-detail"),
+    path(ws + "members/<str:user>/memories/", memory_api.MemberMemoriesBlindView.as_view(), name="member-memories"),
+    path(ws + "bots/", workspace_api.BotListView.as_view(), name="bot-list"),
+    path(ws + "bots/<str:bot>/", workspace_api.BotDetailView.as_view(), name="bot-detail"),
+    path(ws + "tables/", table_api.TableListView.as_view(), name="table-list"),
+    path(ws + "tables/<str:table>/", table_api.TableDetailView.as_view(), name="table-detail"),
+    path(ws + "tables/<str:table>/records/", table_api.RecordListView.as_view(), name="record-list"),
+    path(ws + "tables/<str:table>/records/import/", table_api.RecordImportView.as_view(), name="record-import"),
+    path(ws + "tables/<str:table>/records/<str:record>/", table_api.RecordDetailView.as_view(), name="record-detail"),
+    path(ws + "turns/", memory_api.TurnStartView.as_view(), name="turn-start"),
+    path(ws + "turns/<str:turn>/reads/", memory_api.TurnReadView.as_view(), name="turn-reads"),
+    path(ws + "turns/<str:turn>/memory_save/", memory_api.TurnMemorySaveView.as_view(), name="turn-memory-save"),
+    path(ws + "turns/<str:turn>/memory_search/", memory_api.TurnMemorySearchView.as_view(), name="turn-memory-search"),
+    path(ws + "memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
+    path(ws + "memories/<str:note>/", memory_api.MemoryDetailView.as_view(), name="memory-detail"),
+    path(ws + "memories/<str:note>/keep/", memory_api.MemoryKeepView.as_view(), name="memory-keep"),
+    path("instance/rules/", memory_api.InstanceRuleListView.as_view(), name="instance-rule-list"),
+    path("instance/rules/<str:rule>/", memory_api.InstanceRuleDetailView.as_view(), name="instance-rule-detail"),
+    path("me/", memory_api.MeView.as_view(), name="me"),
+    path("me/memory-settings/", workspace_api.MyMemorySettingsView.as_view(), name="my-memory-settings"),
+    path("tools/", memory_api.ToolListView.as_view(), name="tool-list"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    path("objects/<str:token>/", appenda_views.object_download, name="object-download"),
+    path("admin/", admin.site.urls),
+    path("", include("webapp.urls")),
+]

@@ -1,0 +1,197 @@
+"""API of memory: turns and the two tools, notes, keeping held notes, blind delete, instance rules."""
+
+from __future__ import annotations
+
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from appenda.api.base import WorkspaceAPIView
+from appenda.api.parsing import body, query_bool, query_int, required
+from appenda.errors import DomainError, Forbidden
+from memories import instance_rules, recall, services, turns
+from memories.models import Layer, Note
+from memories.presenters import note_json, rule_json, save_result_json
+from memories.selectors import member_notes_blind, memory_get_visible, memory_list_visible
+from memories.tools import tool_definitions
+from workspaces.capabilities import is_instance_admin
+from workspaces.services import membership_get
+
+
+def _save_status(result) -> int:
+    return status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
+
+
+def _save_fields(data: dict) -> dict:
+    pinned = data.get("pin", data.get("pinned", False))
+    return {"key": required(data, "key"), "value": required(data, "value"), "layer": data.get("layer") or None,
+            "subject": data.get("subject"), "pinned": pinned}
+
+
+class TurnStartView(WorkspaceAPIView):
+    def post(self, request, ws):
+        data = body(request)
+        turn = turns.turn_start(
+            actor=self.actor, kind=data.get("kind") or "chat", chat_id=data.get("chat_id"), bot_ref=data.get("bot"),
+            table_ref=data.get("table"), private=data.get("private", False), channel=data.get("channel"),
+        )
+        context = recall.turn_context(turn=turn, workspace=self.workspace)
+        return Response({"id": str(turn.id), "kind": turn.kind, "private": turn.private,
+                         "expires_at": turn.expires_at.isoformat(), "context": context},
+                        status=status.HTTP_201_CREATED)
+
+
+class TurnReadView(WorkspaceAPIView):
+    def post(self, request, ws, turn):
+        data = body(request)
+        read = turns.turn_record_read(actor=self.actor, turn_id=turn, source=required(data, "source"),
+                                      ref=required(data, "ref"))
+        return Response({"turn": turn, "tainted": True, "source": read.source, "ref": read.ref, "label": read.label},
+                        status=status.HTTP_201_CREATED)
+
+
+class TurnMemorySaveView(WorkspaceAPIView):
+    def post(self, request, ws, turn):
+        result = services.memory_save(actor=self.actor, turn_id=turn, **_save_fields(body(request)))
+        return Response(save_result_json(self.workspace, result), status=_save_status(result))
+
+
+class TurnMemorySearchView(WorkspaceAPIView):
+    def post(self, request, ws, turn):
+        data = body(request)
+        return Response(recall.memory_search(
+            actor=self.actor, turn_id=turn, query=data.get("query"), subject=data.get("subject"),
+            layer=data.get("layer"), limit=data.get("limit", 10),
+        ))
+
+
+def _subject_filter(request) -> tuple[str, str] | None:
+    raw = request.query_params.get("subject")
+    if not raw:
+        return None
+    kind, _, ref = raw.partition(":")
+    if not ref:
+        kind, ref = "table", kind
+    return kind, ref
+
+
+class MemoryListView(WorkspaceAPIView):
+    def get(self, request, ws):
+        self.require("memory:read")
+        layer = request.query_params.get("layer") or None
+        state = request.query_params.get("state") or None
+        if layer and layer not in Layer.values:
+            raise DomainError(f"Unknown layer {layer!r}; use one of {', '.join(Layer.values)}.", code="invalid_layer")
+        if state and state not in Note.State.values:
+            raise DomainError("state is active or held.", code="invalid_filter")
+        pinned = query_bool(request, "pinned")
+        limit = query_int(request, "limit", 500, 1, 1000)
+        offset = query_int(request, "offset", 0, 0, 10**9)
+        results = []
+        if layer in (None, Layer.INSTANCE) and state in (None, "active") and pinned in (None, True) \
+                and not request.query_params.get("subject"):
+            results = [rule_json(r) for r in instance_rules.rules_all()]
+        if layer != Layer.INSTANCE:
+            notes = memory_list_visible(actor=self.actor, layer=layer, state=state, subject=_subject_filter(request),
+                                        pinned=pinned)
+            query = request.query_params.get("q")
+            if query:
+                results = [note_json(n) for n in recall.rank_queryset(notes, query, limit)]
+            else:
+                results += [note_json(n) for n in notes[offset: offset + limit]]
+        return Response(results)
+
+    def post(self, request, ws):
+        data = body(request)
+        result = services.memory_save(actor=self.actor, bot_ref=data.get("bot"), **_save_fields(data))
+        return Response(save_result_json(self.workspace, result), status=_save_status(result))
+
+
+class MemoryDetailView(WorkspaceAPIView):
+    def get(self, request, ws, note):
+        self.require("memory:read")
+        return Response(note_json(memory_get_visible(actor=self.actor, note_id=note)))
+
+    def patch(self, request, ws, note):
+        data = body(request)
+        unknown = set(data) - {"value", "pinned"}
+        if unknown:
+            raise DomainError(f"Only value and pinned can change; got {', '.join(sorted(unknown))}.",
+                              code="invalid_field")
+        updated, _ = services.memory_update(actor=self.actor, note_id=note, value=data.get("value"),
+                                            pinned=data.get("pinned"))
+        return Response(note_json(updated))
+
+    def delete(self, request, ws, note):
+        services.memory_delete(actor=self.actor, note_id=note)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MemoryKeepView(WorkspaceAPIView):
+    def post(self, request, ws, note):
+        kept, _ = services.memory_keep(actor=self.actor, note_id=note)
+        return Response(note_json(kept))
+
+
+class MemberMemoriesBlindView(WorkspaceAPIView):
+    """A member's notes without their content (R-RBAC-3): ids, sizes, dates; delete them all."""
+
+    def _target(self, user):
+        if not self.actor.can("memory:blind_delete"):
+            raise Forbidden("Only workspace admins and owners (or instance admins) can manage a member's notes.")
+        return membership_get(actor=self.actor, user_ref=user)
+
+    def get(self, request, ws, user):
+        membership = self._target(user)
+        notes = member_notes_blind(actor=self.actor, user_id=membership.user_id).only(
+            "id", "key", "value", "state", "created_at", "updated_at")
+        items = [{"id": str(n.id), "size": n.size, "state": n.state, "created_at": n.created_at.isoformat(),
+                  "updated_at": n.updated_at.isoformat()} for n in notes]
+        return Response({"user": membership.user_id, "count": len(items), "notes": items})
+
+    def delete(self, request, ws, user):
+        membership = self._target(user)
+        change_set = services.member_notes_blind_delete(actor=self.actor, user_id=membership.user_id)
+        return Response({"deleted": change_set.note_count if change_set else 0,
+                         "change": str(change_set.id) if change_set else None})
+
+
+class InstanceRuleListView(APIView):
+    def get(self, request):
+        return Response([rule_json(r) for r in instance_rules.rules_all()])
+
+    def post(self, request):
+        data = body(request)
+        rule, created = instance_rules.rule_save(user=request.user, key=required(data, "key"),
+                                                 value=required(data, "value"))
+        return Response(rule_json(rule), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class InstanceRuleDetailView(APIView):
+    def get(self, request, rule):
+        return Response(rule_json(instance_rules.rule_get(rule)))
+
+    def patch(self, request, rule):
+        data = body(request)
+        return Response(rule_json(instance_rules.rule_update(user=request.user, rule_id=rule, key=data.get("key"),
+                                                             value=data.get("value"))))
+
+    put = patch
+
+    def delete(self, request, rule):
+        instance_rules.rule_delete(user=request.user, rule_id=rule)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ToolListView(APIView):
+    permission_classes = [AllowAny]
+
+    def get(self, request):
+        return Response(tool_definitions())
+
+
+class MeView(APIView):
+    def get(self, request):
+        return Response({"id": request.user.pk, "email": request.user.email,
+                         "instance_admin": is_instance_admin(request.user)})

@@ -1,0 +1,152 @@
+"""Region database: notes, turns, the reads that taint them, and change sets (the audit).
+
+Every row carries ``workspace_id`` and lives in the database of that workspace's region.
+People and bots are referred to by plain ids (their rows are in the control database).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from appenda.db.models import RegionModel
+
+
+class Layer(models.TextChoices):
+    MINE = "mine"
+    WORKSPACE = "workspace"
+    BOT = "bot"
+    INSTANCE = "instance"  # stored in the control database (workspaces.InstanceRule)
+    CONVERSATION = "conversation"
+
+
+class Note(RegionModel):
+    class State(models.TextChoices):
+        ACTIVE = "active"
+        HELD = "held"
+
+    class Origin(models.TextChoices):
+        PERSON = "person"
+        AGENT_TURN = "agent_turn"
+        BOT_ROUTINE = "bot_routine"
+        IMPORT = "import"
+
+    key = models.CharField(max_length=100)
+    value = models.TextField()
+    layer = models.CharField(max_length=16, choices=Layer.choices)
+    # One string naming the note's scope inside its layer ("user:7", "bot:<uuid>", "workspace",
+    # "conversation:<id>"): the unique key of a note is (workspace, scope, key, state).
+    scope = models.CharField(max_length=120)
+    owner_user_id = models.BigIntegerField(null=True, db_index=True)
+    bot_id = models.UUIDField(null=True, db_index=True)
+    conversation_id = models.CharField(max_length=200, null=True)
+    subject_kind = models.CharField(max_length=16, null=True)
+    subject_id = models.CharField(max_length=64, null=True)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.ACTIVE)
+    held_reason = models.CharField(max_length=40, null=True)
+    held_sources = models.JSONField(default=list)
+    held_until = models.DateTimeField(null=True)
+    pinned = models.BooleanField(default=False)
+    origin = models.CharField(max_length=16, choices=Origin.choices)
+    created_by_user_id = models.BigIntegerField(null=True)
+    created_by_bot_id = models.UUIDField(null=True)
+    turn_id = models.UUIDField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    trashed_at = models.DateTimeField(null=True)
+    embedding = models.BinaryField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["workspace_id", "scope", "key", "state"],
+                condition=Q(trashed_at__isnull=True),
+                name="one_note_per_scope_key_state",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["workspace_id", "layer", "state"]),
+            models.Index(fields=["workspace_id", "subject_kind", "subject_id"]),
+        ]
+
+    @property
+    def size(self) -> int:
+        return len(self.key.encode()) + len(self.value.encode())
+
+
+class Turn(RegionModel):
+    class Kind(models.TextChoices):
+        CHAT = "chat"
+        ROUTINE = "routine"
+        SUBAGENT = "subagent"
+        TRIGGER = "trigger"
+        MESSAGING = "messaging"
+
+    user_id = models.BigIntegerField()  # the person the turn works for (a bot's owner for bot turns)
+    caller_user_id = models.BigIntegerField()  # the account that started it (person or bot account)
+    bot_id = models.UUIDField(null=True)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    chat_id = models.CharField(max_length=200, null=True)
+    table_id = models.UUIDField(null=True)
+    private = models.BooleanField(default=False)
+    channel = models.JSONField(default=dict)
+    tainted = models.BooleanField(default=False)
+    save_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+
+class TurnRead(RegionModel):
+    class Source(models.TextChoices):
+        TABLE = "table"
+        WEB = "web"
+        INTEGRATION = "integration"
+        FILE = "file"
+        TOOL = "tool"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reads")
+    source = models.CharField(max_length=12, choices=Source.choices)
+    ref = models.CharField(max_length=500)
+    label = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class PrivateChat(RegionModel):
+    """A chat a person made private (R-PRIVATE-1): remembered per chat id."""
+
+    chat_id = models.CharField(max_length=200)
+    user_id = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace_id", "chat_id"], name="private_chat_once")]
+
+
+class ChangeSet(RegionModel):
+    """One change to notes, written in the same transaction as the change (R-MANAGE-3)."""
+
+    action = models.CharField(max_length=24)
+    actor_user_id = models.BigIntegerField(null=True)
+    actor_bot_id = models.UUIDField(null=True)
+    turn_id = models.UUIDField(null=True)
+    layer = models.CharField(max_length=16, null=True)
+    scope = models.CharField(max_length=120, null=True)
+    # A blind delete records who deleted how many notes of whom, never their content.
+    blind = models.BooleanField(default=False)
+    target_user_id = models.BigIntegerField(null=True)
+    note_count = models.PositiveIntegerField(default=0)
+    reason = models.CharField(max_length=200, blank=True)
+    undo_of = models.ForeignKey("self", null=True, on_delete=models.SET_NULL, related_name="+")
+    undone_at = models.DateTimeField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class NoteChange(RegionModel):
+    change_set = models.ForeignKey(ChangeSet, on_delete=models.CASCADE, related_name="changes")
+    note_id = models.UUIDField(db_index=True)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    size = models.PositiveIntegerField(default=0)

@@ -1,0 +1,97 @@
+"""How notes, turns and change sets look in API responses (one shape everywhere)."""
+
+from __future__ import annotations
+
+from memories.models import ChangeSet, Note
+from memories.services import SaveResult, held_reason_sentence
+
+SHOW_SAVED = "Saved to memory"
+SHOW_HELD = "Waiting for you to keep it"
+
+
+def note_json(note: Note) -> dict:
+    return {
+        "id": str(note.id),
+        "key": note.key,
+        "value": note.value,
+        "layer": note.layer,
+        "state": note.state,
+        "pinned": note.pinned,
+        "subject": {"kind": note.subject_kind, "id": note.subject_id} if note.subject_kind else None,
+        "held_reason": note.held_reason,
+        "held_because": held_reason_sentence(note),
+        "held_sources": note.held_sources if note.state == Note.State.HELD else [],
+        "held_until": note.held_until.isoformat() if note.held_until else None,
+        "bot": str(note.bot_id) if note.bot_id else None,
+        "owner": note.owner_user_id,
+        "origin": note.origin,
+        "saved_by": {"user": note.created_by_user_id, "bot": str(note.created_by_bot_id) if note.created_by_bot_id else None},
+        "turn": str(note.turn_id) if note.turn_id else None,
+        "size": note.size,
+        "created_at": note.created_at.isoformat(),
+        "updated_at": note.updated_at.isoformat(),
+    }
+
+
+def rule_json(rule) -> dict:
+    return {
+        "id": str(rule.id),
+        "key": rule.key,
+        "value": rule.value,
+        "layer": "instance",
+        "state": "active",
+        "pinned": True,
+        "subject": None,
+        "held_reason": None,
+        "created_at": rule.created_at.isoformat(),
+        "updated_at": rule.updated_at.isoformat(),
+    }
+
+
+def undo_handle(workspace, change_set: ChangeSet | None) -> dict | None:
+    if change_set is None:
+        return None
+    return {"change": str(change_set.id), "url": f"/api/v1/workspaces/{workspace.id}/changes/{change_set.id}/undo/"}
+
+
+def save_result_json(workspace, result: SaveResult) -> dict:
+    if result.rule is not None:
+        body = rule_json(result.rule)
+        return {**body, "note": body, "show": SHOW_SAVED, "undo": None, "reason": None, "stripped": list(result.stripped)}
+    note = result.note
+    held = note.state == Note.State.HELD
+    return {
+        "id": str(note.id),
+        "state": note.state,
+        "reason": note.held_reason,
+        "held_because": held_reason_sentence(note),
+        "show": SHOW_HELD if held else SHOW_SAVED,
+        "undo": undo_handle(workspace, result.change_set),
+        "stripped": list(result.stripped),
+        "created": result.created,
+        "note": note_json(note),
+        # The note's own fields at the top level too, so clients can read a save like a note.
+        **{k: v for k, v in note_json(note).items() if k not in ("id", "state")},
+    }
+
+
+def change_set_json(change_set: ChangeSet, include_content: bool) -> dict:
+    body = {
+        "id": str(change_set.id),
+        "action": change_set.action,
+        "actor": {"user": change_set.actor_user_id, "bot": str(change_set.actor_bot_id) if change_set.actor_bot_id else None},
+        "turn": str(change_set.turn_id) if change_set.turn_id else None,
+        "layer": change_set.layer,
+        "blind": change_set.blind,
+        "target_user": change_set.target_user_id,
+        "note_count": change_set.note_count,
+        "reason": change_set.reason,
+        "undo_of": str(change_set.undo_of_id) if change_set.undo_of_id else None,
+        "undone_at": change_set.undone_at.isoformat() if change_set.undone_at else None,
+        "created_at": change_set.created_at.isoformat(),
+    }
+    if change_set.blind:
+        body["notes"] = [{"id": str(c.note_id), "size": c.size} for c in change_set.changes.all()]
+    elif include_content:
+        body["notes"] = [{"id": str(c.note_id), "before": c.before, "after": c.after} for c in change_set.changes.all()]
+    return body

@@ -1,0 +1,163 @@
+"""Recall: the turn's context and memory_search, both as quoted data (R-RECALL-1..5).
+
+The context holds, within a fixed budget, the instance's required rules, the person's pinned
+``mine`` notes, the workspace's pinned notes, the bot's pinned notes and the notes about the
+table in view: active notes only, of layers the turn may read. What does not fit is left out
+in a stated order (rules are kept first) and counted, so the model knows to search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from appenda.errors import DomainError
+from memories.instance_rules import rules_all
+from memories.models import Layer, Note, Turn
+from memories.policy import OFF_LEVEL_SENTENCES
+from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
+from memories.scopes import memory_off_level, person_settings, turn_read_filter
+from memories.search.lexical import bm25_scores, note_text
+from memories.selectors import live_notes
+from memories.turns import turn_bot, turn_for_actor
+from workspaces.capabilities import Actor
+
+TOTAL_BUDGET_BYTES = 6 * 1024
+SECTION_MAX_LINES = 40
+SECTION_MAX_BYTES = 2 * 1024
+# Kept in this order; what comes later is what is left out first.
+SECTIONS = ("instance", "mine", "workspace", "bot", "table")
+SEARCH_MAX_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class RecalledNote:
+    id: str
+    key: str
+    value: str
+    layer: str
+    pinned: bool
+    subject: dict | None
+    section: str = ""
+
+    def as_model_data(self) -> dict:
+        data = {"layer": self.layer, "key": self.key, "value": self.value}
+        if self.subject:
+            data["subject"] = self.subject
+        return data
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "key": self.key, "value": self.value, "layer": self.layer, "pinned": self.pinned,
+                "subject": self.subject, "state": "active", "section": self.section}
+
+
+def _recalled(note: Note, section: str = "") -> RecalledNote:
+    subject = {"kind": note.subject_kind, "id": note.subject_id} if note.subject_kind else None
+    return RecalledNote(str(note.id), note.key, note.value, note.layer, note.pinned, subject, section)
+
+
+def _rules() -> list[RecalledNote]:
+    return [RecalledNote(str(r.id), r.key, r.value, Layer.INSTANCE, True, None, "instance") for r in rules_all()]
+
+
+def _readable_active(turn: Turn, bot, workspace):
+    return live_notes(workspace).filter(turn_read_filter(turn, bot), state=Note.State.ACTIVE)
+
+
+def off_level_for_turn(turn: Turn, bot, workspace) -> str | None:
+    return memory_off_level(workspace=workspace, settings=person_settings(turn.user_id), bot=bot, turn=turn)
+
+
+def _off_context(level: str) -> dict:
+    how = OFF_LEVEL_SENTENCES.get(level, "")
+    return {"memory": "off", "off_level": level, "text": MEMORY_OFF_TEMPLATE.format(level=level.replace("_", " "), how=how),
+            "notes": [], "left_out": 0}
+
+
+def _fit(sections: dict[str, list[RecalledNote]]) -> tuple[list[RecalledNote], list[str], int]:
+    kept, lines, left_out, total = [], [], 0, 0
+    seen = set()
+    for section in SECTIONS:
+        section_lines = section_bytes = 0
+        for note in sections.get(section, []):
+            if note.id in seen:
+                continue
+            seen.add(note.id)
+            line = encode_note(note.as_model_data())
+            size = len(line.encode()) + 1
+            if (section_lines + 1 > SECTION_MAX_LINES or section_bytes + size > SECTION_MAX_BYTES
+                    or total + size > TOTAL_BUDGET_BYTES):
+                left_out += 1
+                continue
+            section_lines, section_bytes, total = section_lines + 1, section_bytes + size, total + size
+            kept.append(RecalledNote(**{**note.__dict__, "section": section}))
+            lines.append(line)
+    return kept, lines, left_out
+
+
+def turn_context(*, turn: Turn, workspace) -> dict:
+    bot = turn_bot(turn)
+    level = off_level_for_turn(turn, bot, workspace)
+    if level:
+        return _off_context(level)
+    notes = _readable_active(turn, bot, workspace)
+    pinned = notes.filter(pinned=True).order_by("-updated_at")
+    sections = {
+        "instance": _rules(),
+        "mine": [_recalled(n) for n in pinned.filter(layer=Layer.MINE)],
+        "workspace": [_recalled(n) for n in pinned.filter(layer=Layer.WORKSPACE)],
+        "bot": [_recalled(n) for n in pinned.filter(Q(layer=Layer.BOT) | Q(layer=Layer.CONVERSATION))],
+        "table": [
+            _recalled(n)
+            for n in notes.filter(subject_kind="table", subject_id=str(turn.table_id)).order_by("-pinned", "-updated_at")
+        ] if turn.table_id else [],
+    }
+    kept, lines, left_out = _fit(sections)
+    text, boundary = render_block(lines, left_out=left_out, empty_sentence="No notes are saved for this context yet.")
+    return {"memory": "on", "text": text, "boundary": boundary, "notes": [n.as_json() for n in kept],
+            "left_out": left_out}
+
+
+def rank_notes(candidates: list[RecalledNote], query: str, limit: int) -> list[tuple[RecalledNote, float]]:
+    by_id = {n.id: n for n in candidates}
+    scores = bm25_scores(query, {n.id: note_text(n.key, n.value) for n in candidates})
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], by_id[item[0]].key))
+    return [(by_id[note_id], round(score, 4)) for note_id, score in ranked[:limit]]
+
+
+def rank_queryset(notes, query: str, limit: int) -> list[Note]:
+    """The notes of a (visible) queryset best matching ``query``, best first: the web list's search."""
+    by_id = {str(n.id): n for n in notes}
+    ranked = rank_notes([_recalled(n) for n in by_id.values()], query, limit)
+    return [by_id[n.id] for n, _ in ranked]
+
+
+def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, limit=10) -> dict:
+    if not isinstance(query, str) or not query.strip():
+        raise DomainError("Say what to look for in query.", code="invalid_query")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= SEARCH_MAX_LIMIT:
+        raise DomainError(f"limit is a whole number from 1 to {SEARCH_MAX_LIMIT}.", code="invalid_limit")
+    if layer not in (None, "") and layer not in Layer.values:
+        raise DomainError(f"Unknown layer {layer!r}; use one of {', '.join(Layer.values)}.", code="invalid_layer")
+    turn = turn_for_actor(actor=actor, turn_id=turn_id)
+    bot = turn_bot(turn)
+    level = off_level_for_turn(turn, bot, actor.workspace)
+    if level:
+        raise DomainError(OFF_LEVEL_SENTENCES.get(level, "Memory is off."), code="memory_off", status=403, level=level)
+    notes = _readable_active(turn, bot, actor.workspace)
+    if layer:
+        notes = notes.filter(layer=layer)
+    if subject:
+        if not isinstance(subject, dict) or not subject.get("kind") or not subject.get("id"):
+            raise DomainError('A subject is {"kind": "table", "id": "…"}.', code="invalid_subject")
+        notes = notes.filter(subject_kind=subject["kind"], subject_id=str(subject["id"]))
+    candidates = [_recalled(n) for n in notes.only("id", "key", "value", "layer", "pinned", "subject_kind", "subject_id")]
+    if layer in (None, "", Layer.INSTANCE) and not subject:
+        candidates += _rules()
+    ranked = rank_notes(candidates, query, limit)
+    found = [n for n, _ in ranked]
+    text, boundary = render_block([encode_note(n.as_model_data()) for n in found],
+                                  empty_sentence="No saved note matches this search.")
+    return {"notes": [{**n.as_json(), "score": score} for n, score in ranked], "text": text, "boundary": boundary,
+            "ranking": "lexical"}

@@ -1,0 +1,112 @@
+"""Who may read and write which layer (SPEC §3), and which memory levels are off.
+
+One place answers, for a person or a turn: which notes may I see, which layer does a save
+go to, may I write it. Views and services ask here; they never compare role names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from memories.models import Layer, Note, Turn
+from workspaces.capabilities import Actor
+from workspaces.models import Bot, MemorySettings
+
+# The narrowest level that is off wins (issue 8): private chat, the bot's "none", the person's
+# switch, the workspace switch.
+OFF_LEVELS_NARROWEST_FIRST = ("private_chat", "bot", "user", "workspace")
+
+
+@dataclass(frozen=True)
+class PersonMemorySettings:
+    enabled: bool = True
+    save_mode: str | None = "auto"
+    messaging_save: str | None = "ask"
+
+
+def person_settings(user_id: int) -> PersonMemorySettings:
+    row = MemorySettings.objects.filter(user_id=user_id).first()
+    if row is None:
+        return PersonMemorySettings()
+    return PersonMemorySettings(row.enabled, row.save_mode, row.messaging_save)
+
+
+def memory_off_level(*, workspace, settings: PersonMemorySettings, bot: Bot | None, turn: Turn | None) -> str | None:
+    if turn is not None and turn.private:
+        return "private_chat"
+    if bot is not None and bot.memory == Bot.MemoryChoice.NONE:
+        return "bot"
+    if not settings.enabled:
+        return "user"
+    if not workspace.memory_enabled:
+        return "workspace"
+    return None
+
+
+def bot_reads(bot: Bot | None) -> frozenset[str]:
+    """The personal layers a turn reads, by the bot's memory choice (R-AGENT-1)."""
+    if bot is None:
+        return frozenset({Layer.MINE})
+    return {
+        Bot.MemoryChoice.MINE_AND_OWN: frozenset({Layer.MINE, Layer.BOT}),
+        Bot.MemoryChoice.OWN: frozenset({Layer.BOT}),
+        Bot.MemoryChoice.MINE: frozenset({Layer.MINE}),
+        Bot.MemoryChoice.NONE: frozenset(),
+        None: frozenset({Layer.MINE, Layer.BOT}),  # "as before"
+    }[bot.memory]
+
+
+def conversation_id_of(turn: Turn | None) -> str | None:
+    if turn is None or turn.kind != Turn.Kind.MESSAGING:
+        return None
+    channel = turn.channel or {}
+    return f"{channel.get('platform', 'unknown')}:{channel.get('conversation') or turn.chat_id or turn.id}"
+
+
+def turn_read_filter(turn: Turn, bot: Bot | None) -> Q:
+    """The notes a turn may read (state and trash are filtered by the caller)."""
+    layers = bot_reads(bot)
+    q = Q(layer=Layer.WORKSPACE)
+    if Layer.MINE in layers:
+        q |= Q(layer=Layer.MINE, owner_user_id=turn.user_id)
+    if Layer.BOT in layers and turn.bot_id:
+        q |= Q(layer=Layer.BOT, bot_id=turn.bot_id)
+    conversation = conversation_id_of(turn)
+    if conversation:
+        q |= Q(layer=Layer.CONVERSATION, conversation_id=conversation)
+    return q
+
+
+def person_visible_filter(actor: Actor) -> Q:
+    """The notes a caller may see in listings (held ones included)."""
+    if actor.bot is not None:
+        q = Q(layer=Layer.WORKSPACE) | Q(layer=Layer.BOT, bot_id=actor.bot.id)
+        if Layer.MINE in bot_reads(actor.bot):
+            q |= Q(layer=Layer.MINE, owner_user_id=actor.bot.owner_id)
+        return q
+    if not actor.can("memory:read"):
+        return Q(pk__in=[])
+    owned_bots = list(Bot.objects.filter(workspace=actor.workspace, owner_id=actor.user.pk).values_list("id", flat=True))
+    q = Q(layer=Layer.MINE, owner_user_id=actor.user.pk) | Q(layer=Layer.WORKSPACE)
+    if owned_bots:
+        q |= Q(layer=Layer.BOT, bot_id__in=owned_bots)
+    if actor.can("agents:manage"):
+        q |= Q(layer=Layer.CONVERSATION)
+    return q
+
+
+def can_change_note(actor: Actor, note: Note) -> bool:
+    """May this caller edit, pin, keep or delete this (visible) note?"""
+    if note.layer == Layer.MINE:
+        return note.owner_user_id == actor.person_id and (actor.bot is None or Layer.MINE in bot_reads(actor.bot))
+    if note.layer == Layer.WORKSPACE:
+        return actor.can("memory:write_workspace")
+    if note.layer == Layer.BOT:
+        if actor.bot is not None:
+            return actor.bot.id == note.bot_id
+        return Bot.objects.filter(id=note.bot_id, owner_id=actor.user.pk).exists()
+    if note.layer == Layer.CONVERSATION:
+        return actor.can("agents:manage")
+    return False

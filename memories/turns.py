@@ -1,0 +1,152 @@
+"""Turns: one agent turn, bound to the caller, the workspace and an optional bot (R-TAINT-1, R-TAINT-5).
+
+Anything a turn reads besides memory taints it, for good: there is no way to un-taint a turn.
+A turn id works only for the account that started it, in its workspace, until it expires.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from appenda.errors import DomainError, NotFound
+from appenda.ids import parse_uuid
+from memories.models import PrivateChat, Turn, TurnRead
+from tables.models import Table
+from workspaces.capabilities import Actor
+from workspaces.models import Bot
+
+CHAT_KINDS = ("direct", "group", "channel", "thread")
+
+
+def _turn_unknown() -> DomainError:
+    return DomainError(
+        "This turn id is unknown, expired, or belongs to another caller; start a new turn with POST …/turns/.",
+        code="turn_unknown",
+        status=404,
+    )
+
+
+def _bot_for_turn(actor: Actor, bot_ref) -> Bot | None:
+    if actor.bot is not None:
+        if bot_ref not in (None, "", str(actor.bot.id)):
+            raise NotFound("A bot's token can start turns only for that bot.", code="bot_not_found")
+        return actor.bot
+    if bot_ref in (None, ""):
+        return None
+    bot_id = parse_uuid(bot_ref)
+    bot = Bot.objects.filter(id=bot_id, workspace=actor.workspace, deleted_at__isnull=True).first() if bot_id else None
+    if bot is None or (bot.owner_id != actor.user.pk and not actor.can("agents:manage")):
+        raise NotFound("No such bot in this workspace, or it is not yours to run.", code="bot_not_found")
+    return bot
+
+
+def _channel(kind: str, channel) -> dict:
+    if kind != Turn.Kind.MESSAGING:
+        return {}
+    channel = channel if isinstance(channel, dict) else {}
+    sender = channel.get("sender") if isinstance(channel.get("sender"), dict) else {}
+    chat_kind = channel.get("chat_kind")
+    return {
+        "platform": str(channel.get("platform") or "unknown")[:40],
+        # A chat kind the host does not know counts as a group: nothing saves at once (R-MSG-1).
+        "chat_kind": chat_kind if chat_kind in CHAT_KINDS else "group",
+        "conversation": str(channel.get("conversation") or channel.get("conversation_id") or "")[:150] or None,
+        "sender_id": str(sender.get("id") or channel.get("sender_id") or "")[:150] or None,
+        "sender_paired": bool(sender.get("paired", channel.get("sender_paired", False))) is True,
+        "sender_can_confirm": bool(sender.get("can_confirm", channel.get("sender_can_confirm", False))) is True,
+    }
+
+
+def turn_start(
+    *, actor: Actor, kind: str = "chat", chat_id=None, bot_ref=None, table_ref=None, private=False, channel=None
+) -> Turn:
+    if not actor.can("turns:start"):
+        raise NotFound("No such workspace, or you are not a member of it.")
+    if kind not in Turn.Kind.values:
+        raise DomainError(f"Unknown turn kind {kind!r}; use one of {', '.join(Turn.Kind.values)}.", code="invalid_kind")
+    if not isinstance(private, bool):
+        raise DomainError("private is true or false.", code="invalid_private")
+    bot = _bot_for_turn(actor, bot_ref)
+    workspace = actor.workspace
+    alias = workspace.db_alias
+    table_id = None
+    if table_ref not in (None, ""):
+        table_id = parse_uuid(table_ref)
+        if table_id is None or not Table.objects.for_workspace(workspace).filter(id=table_id).exists():
+            raise DomainError("No such table in this workspace.", code="table_not_found", status=400)
+    chat_id = str(chat_id)[:200] if chat_id not in (None, "") else None
+    person_id = bot.owner_id if bot else actor.user.pk
+    with transaction.atomic(using=alias):
+        if chat_id and private:
+            try:
+                with transaction.atomic(using=alias):
+                    PrivateChat(workspace_id=workspace.id, chat_id=chat_id, user_id=person_id).save(using=alias)
+            except IntegrityError:
+                pass  # already private
+        remembered_private = bool(chat_id) and PrivateChat.objects.for_workspace(workspace).filter(chat_id=chat_id).exists()
+        turn = Turn(
+            workspace_id=workspace.id,
+            user_id=person_id,
+            caller_user_id=actor.user.pk,
+            bot_id=bot.id if bot else None,
+            kind=kind,
+            chat_id=chat_id,
+            table_id=table_id,
+            private=private or remembered_private,
+            channel=_channel(kind, channel),
+            expires_at=timezone.now() + settings.APPENDA["TURN_TTL"],
+        )
+        turn.save(using=alias)
+    return turn
+
+
+def turn_for_actor(*, actor: Actor, turn_id, lock: bool = False) -> Turn:
+    """The caller's own live turn, or ``turn_unknown``. ``lock`` takes a row lock (inside a transaction)."""
+    turn_uuid = parse_uuid(turn_id)
+    if turn_uuid is None:
+        raise _turn_unknown()
+    query = Turn.objects.for_workspace(actor.workspace).filter(id=turn_uuid)
+    if lock:
+        query = query.select_for_update()
+    turn = query.first()
+    if turn is None or turn.caller_user_id != actor.user.pk or turn.expires_at <= timezone.now():
+        raise _turn_unknown()
+    return turn
+
+
+def turn_bot(turn: Turn) -> Bot | None:
+    return Bot.objects.filter(id=turn.bot_id).first() if turn.bot_id else None
+
+
+def _label(workspace, source: str, ref: str) -> str:
+    if source == TurnRead.Source.TABLE:
+        table_id = parse_uuid(ref)
+        table = Table.objects.for_workspace(workspace).filter(id=table_id).first() if table_id else None
+        return f"table {table.name}" if table else f"table {ref[:80]}"
+    return f"{source} {ref[:150]}"
+
+
+def turn_record_read(*, actor: Actor, turn_id, source: str, ref: str) -> TurnRead:
+    if source not in TurnRead.Source.values:
+        raise DomainError(
+            f"Unknown source {source!r}; use one of {', '.join(TurnRead.Source.values)}.", code="invalid_source"
+        )
+    ref = str(ref or "").strip()
+    if not ref:
+        raise DomainError("Say what was read in ref (a table id, a URL, a file name…).", code="invalid_ref")
+    workspace = actor.workspace
+    alias = workspace.db_alias
+    with transaction.atomic(using=alias):
+        turn = turn_for_actor(actor=actor, turn_id=turn_id, lock=True)
+        read = TurnRead(workspace_id=workspace.id, turn=turn, source=source, ref=ref[:500], label=_label(workspace, source, ref))
+        read.save(using=alias)
+        if not turn.tainted:
+            Turn.objects.using(alias).filter(pk=turn.pk).update(tainted=True)
+    return read
+
+
+def turn_sources(turn: Turn) -> list[dict]:
+    reads = TurnRead.objects.using(turn._state.db).filter(turn=turn).order_by("created_at")
+    return [{"source": r.source, "ref": r.ref, "label": r.label} for r in reads]
