@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import shutil
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
 import boto3
+from boto3.exceptions import S3UploadFailedError
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
@@ -21,6 +23,9 @@ from django.core import signing
 from django.urls import reverse
 
 LINK_SALT = "appenda.storage.local-link"
+# The store of local workspaces (R-REGION-4): a folder next to their encrypted files. The name
+# cannot be a region's (region names are letters and digits only).
+LOCAL_STORE = "~local"
 
 
 class StorageUnavailable(RuntimeError):
@@ -39,6 +44,7 @@ class ObjectStore(Protocol):
     def delete(self, key: str) -> None: ...
     def list(self, prefix: str = "") -> Iterator[str]: ...
     def link(self, key: str, expires_in: int, filename: str | None = None) -> str: ...
+    def modified(self, key: str) -> datetime: ...
     def check(self) -> None: ...
 
 
@@ -59,41 +65,84 @@ class LocalObjectStore:
     def _path(self, key: str) -> Path:
         return self.root / _safe_key(key)
 
+    def _unavailable(self, exc: OSError) -> StorageUnavailable:
+        # A folder that cannot be read or written is a store that is down, like an S3 endpoint
+        # that refuses connections; a missing object stays FileNotFoundError.
+        return StorageUnavailable(self.region, exc)
+
     def put(self, key, data, content_type="application/octet-stream"):
         path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".part")
-        with open(tmp, "wb") as out:
-            if isinstance(data, bytes):
-                out.write(data)
-            else:
-                shutil.copyfileobj(data, out)
-        tmp.replace(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as out:
+                if isinstance(data, bytes):
+                    out.write(data)
+                else:
+                    shutil.copyfileobj(data, out)
+            tmp.replace(path)  # readers never see a half-written object
+        except OSError as exc:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass  # the folder itself is gone or unreadable: nothing was left behind
+            raise self._unavailable(exc) from exc
 
     def get(self, key):
-        return self._path(key).read_bytes()
+        try:
+            return self._path(key).read_bytes()
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise self._unavailable(exc) from exc
 
     def open(self, key) -> BinaryIO:
-        return open(self._path(key), "rb")
+        try:
+            return open(self._path(key), "rb")
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise self._unavailable(exc) from exc
 
     def delete(self, key):
-        self._path(key).unlink(missing_ok=True)
+        try:
+            self._path(key).unlink(missing_ok=True)
+        except OSError as exc:
+            raise self._unavailable(exc) from exc
 
     def list(self, prefix=""):
-        if not self.root.exists():
-            return
-        for path in sorted(self.root.rglob("*")):
+        try:
+            if not self.root.exists():
+                return
+            paths = sorted(self.root.rglob("*"))
+        except OSError as exc:
+            raise self._unavailable(exc) from exc
+        for path in paths:
             if path.is_file() and not path.name.endswith(".part"):
                 key = path.relative_to(self.root).as_posix()
                 if key.startswith(prefix):
                     yield key
+
+    def modified(self, key):
+        try:
+            return datetime.fromtimestamp(self._path(key).stat().st_mtime, tz=UTC)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise self._unavailable(exc) from exc
 
     def link(self, key, expires_in, filename=None):
         token = signing.dumps({"r": self.region, "k": _safe_key(key), "f": filename, "t": expires_in}, salt=LINK_SALT)
         return reverse("object-download", kwargs={"token": token})
 
     def check(self):
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            probe = self.root / ".appenda-check"
+            probe.write_bytes(b"ok")
+            probe.unlink()
+        except OSError as exc:
+            raise self._unavailable(exc) from exc
 
 
 class S3ObjectStore:
@@ -117,8 +166,9 @@ class S3ObjectStore:
     def _call(self, fn, *args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (BotoCoreError, ClientError) as exc:
-            if isinstance(exc, ClientError) and exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+        except (BotoCoreError, ClientError, S3UploadFailedError) as exc:
+            code = exc.response.get("Error", {}).get("Code") if isinstance(exc, ClientError) else None
+            if code in ("NoSuchKey", "404", "NotFound"):
                 raise FileNotFoundError(kwargs.get("Key", "")) from exc
             raise StorageUnavailable(self.region, exc) from exc
 
@@ -145,6 +195,9 @@ class S3ObjectStore:
         except (BotoCoreError, ClientError) as exc:
             raise StorageUnavailable(self.region, exc) from exc
 
+    def modified(self, key):
+        return self._call(self.client.head_object, Bucket=self.bucket, Key=_safe_key(key))["LastModified"]
+
     def link(self, key, expires_in, filename=None):
         params = {"Bucket": self.bucket, "Key": _safe_key(key)}
         if filename:
@@ -165,9 +218,20 @@ class S3ObjectStore:
 
 @functools.cache
 def store_for_region(region: str) -> ObjectStore:
+    if region == LOCAL_STORE:
+        return LocalObjectStore(LOCAL_STORE, Path(settings.APPENDA_DATA_DIR) / "local" / "objects")
     config = settings.REGION_STORAGE.get(region)
     if config is None:
         raise KeyError(f"unknown region {region!r}")
     if config.s3_endpoint:
         return S3ObjectStore(region, config.s3_endpoint, config.bucket)
     return LocalObjectStore(region, config.local_root)
+
+
+def store_name_for_workspace(workspace) -> str:
+    """A cloud workspace's objects go to its region's bucket; a local workspace's stay on the computer."""
+    return LOCAL_STORE if workspace.kind == "local" else workspace.region
+
+
+def store_for_workspace(workspace) -> ObjectStore:
+    return store_for_region(store_name_for_workspace(workspace))

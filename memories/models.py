@@ -150,3 +150,20 @@ class NoteChange(RegionModel):
     before = models.JSONField(null=True)
     after = models.JSONField(null=True)
     size = models.PositiveIntegerField(default=0)
+
+
+class Export(RegionModel):
+    """A zip of notes written to the workspace's region bucket (R-MANAGE-4).
+
+    The row is written only after its object is stored, and both are deleted once
+    ``expires_at`` passes (``purge_exports``, and lazily when someone asks for it).
+    """
+
+    object_key = models.CharField(max_length=300)
+    created_by_user_id = models.BigIntegerField(null=True)
+    created_by_bot_id = models.UUIDField(null=True)
+    size = models.PositiveBigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64)
+    counts = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
