@@ -1,0 +1,1 @@
+"""Benchmarks, run by `make bench`: figures and ratios, written to benchmarks/RESULTS.md."""
