@@ -1,0 +1,71 @@
+"""`make bench`: runs every benchmark in its own process and writes benchmarks/RESULTS.md
+with the machine, the date and each benchmark's printed figures."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = [
+    ("Memory core: turn start, search, saves", "benchmarks.bench_core"),
+    ("Secret detection: precision, recall, time per note", "benchmarks.bench_secrets"),
+    ("Table people and records: lookup time at 1k / 100k / 1M records", "benchmarks.bench_refusals"),
+    ("Search ranking: lexical, semantic, hybrid on paraphrases", "benchmarks.bench_search_ranking"),
+]
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f", {kib / 1024 / 1024:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{platform.machine()}, {os.cpu_count()} cores, {cpu}{memory}, Python {platform.python_version()}"
+
+
+def main() -> int:
+    only = set(sys.argv[1:])
+    sections = [
+        "# Benchmark results",
+        "",
+        f"Machine: {machine()}. Date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. "
+        "Medians and ratios come from one run; these machines are noisy.",
+    ]
+    failed = 0
+    for title, module in BENCHMARKS:
+        if only and module.rsplit(".", 1)[-1] not in only:
+            continue
+        if not (ROOT / (module.replace(".", "/") + ".py")).exists():
+            continue
+        print(f"\n=== {title} ({module})", flush=True)
+        start = time.perf_counter()
+        result = subprocess.run([sys.executable, "-m", module], cwd=ROOT, capture_output=True, text=True)
+        print(result.stdout[-20000:], end="", flush=True)
+        if result.returncode != 0:
+            failed += 1
+            print(result.stderr[-5000:], file=sys.stderr)
+        sections += ["", f"## {title}", "", f"`python -m {module}` — {time.perf_counter() - start:.0f} s"
+                     + ("" if result.returncode == 0 else f", FAILED (exit {result.returncode})"), "", "```",
+                     result.stdout.strip()[-15000:], "```"]
+    (ROOT / "benchmarks" / "RESULTS.md").write_text("\n".join(sections) + "\n")
+    print("\nWrote benchmarks/RESULTS.md", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
