@@ -1,0 +1,1 @@
+"""Infrastructure helpers: throwaway test services and deployment configs."""
