@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from appenda import views as appenda_views
 from memories import api as memory_api
+from memories import api_exports as export_api
 from tables import api as table_api
 from workspaces import api as workspace_api
 
@@ -30,6 +31,9 @@ api_v1 = [
     path(ws + "turns/<str:turn>/memory_save/", memory_api.TurnMemorySaveView.as_view(), name="turn-memory-save"),
     path(ws + "turns/<str:turn>/memory_search/", memory_api.TurnMemorySearchView.as_view(), name="turn-memory-search"),
     path(ws + "memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
+    path(ws + "memories/export/", export_api.MemoryExportView.as_view(), name="memory-export"),
+    path(ws + "memories/exports/<str:export>/", export_api.ExportDetailView.as_view(), name="memory-export-detail"),
+    path(ws + "memories/import/", export_api.MemoryImportView.as_view(), name="memory-import"),
     path(ws + "memories/<str:note>/", memory_api.MemoryDetailView.as_view(), name="memory-detail"),
     path(ws + "memories/<str:note>/keep/", memory_api.MemoryKeepView.as_view(), name="memory-keep"),
     path("instance/rules/", memory_api.InstanceRuleListView.as_view(), name="instance-rule-list"),
@@ -40,6 +44,10 @@ api_v1 = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+# An uncaught error (a region's database down in a middleware, say) answers 503
+# region_unavailable when it is one, 500 otherwise.
+handler500 = "appenda.views.server_error"
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),

@@ -1,24 +1,67 @@
-"""Plumbing views: downloads of region objects through signed, short-lived links (local folder store)."""
+"""Plumbing views: downloads of region objects through signed, short-lived links (local folder
+store), and the 500 handler that turns a region outage raised outside a view into a 503."""
 
 from __future__ import annotations
 
-from django.core import signing
-from django.http import FileResponse, Http404, HttpResponseForbidden
+import logging
+import sys
+import time
 
-from appenda.storage import LINK_SALT, store_for_region
+from django.core import signing
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.views import defaults
+
+from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_region, region_unavailable_body
+from appenda.storage import LINK_SALT, StorageUnavailable, store_for_region
+
+log = logging.getLogger("appenda.api")
 
 
 def object_download(request, token: str):
     try:
-        unverified = signing.loads(token, salt=LINK_SALT)
+        unverified = signing.loads(token, salt=LINK_SALT)  # signature checked, age not yet
         data = signing.loads(token, salt=LINK_SALT, max_age=int(unverified["t"]))
     except signing.SignatureExpired:
-        return HttpResponseForbidden("This download link has expired; export again to get a new one.")
-    except signing.BadSignature:
+        return HttpResponseForbidden("This download link has expired; ask for the export again to get a new one.")
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
         return HttpResponseForbidden("This download link is not valid.")
+    if data.get("x") is not None and time.time() >= int(data["x"]):
+        return HttpResponse("This export has expired; export again.", status=410, content_type="text/plain")
     store = store_for_region(data["r"])
     try:
         handle = store.open(data["k"])
     except (FileNotFoundError, AttributeError):
         raise Http404("This export no longer exists; export again.") from None
+    except StorageUnavailable as exc:
+        log.warning("Download from store %s failed: %s", data["r"], exc)
+        return HttpResponse("The storage of this export cannot be reached right now; try again in a minute.",
+                            status=503, content_type="text/plain", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     return FileResponse(handle, as_attachment=True, filename=data.get("f") or data["k"].rsplit("/", 1)[-1])
+
+
+def _workspace_of(request):
+    """The workspace named in the URL, when the control database can still tell."""
+    match = getattr(request, "resolver_match", None)
+    ref = match.kwargs.get("ws") if match else None
+    if not ref:
+        return None
+    try:
+        from appenda.api.base import workspace_by_ref
+
+        return workspace_by_ref(ref)
+    except Exception:  # the control database is down too: answer without the region's name
+        return None
+
+
+def server_error(request, *args, **kwargs):
+    """handler500: a region that cannot be reached answers 503 region_unavailable, wherever it was raised."""
+    exc = sys.exc_info()[1]
+    if not is_region_outage(exc):
+        return defaults.server_error(request, *args, **kwargs)
+    region = outage_region(exc, getattr(request, "workspace", None) or _workspace_of(request))
+    log.warning("Region %s is unavailable (%s); answering 503 region_unavailable.", region or "?", exc)
+    body = region_unavailable_body(region)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if request.path.startswith("/api/"):
+        return JsonResponse(body, status=503, headers=headers)
+    return HttpResponse(body["detail"], status=503, content_type="text/plain; charset=utf-8", headers=headers)

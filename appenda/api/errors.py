@@ -10,14 +10,13 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_region, region_unavailable_body
 from appenda.errors import DomainError
-from appenda.storage import StorageUnavailable
 
 log = logging.getLogger("appenda.api")
 
@@ -46,27 +45,17 @@ def _first_message(detail) -> str:
 
 def region_unavailable_response(region: str | None, cause: Exception) -> Response:
     log.warning("Region %s is unavailable (%s); answering 503 region_unavailable.", region or "?", cause)
-    where = f"region {region!r}" if region else "this workspace's region"
-    return Response(
-        {
-            "code": "region_unavailable",
-            "detail": f"The data store of {where} cannot be reached right now; nothing was changed. Try again in a minute.",
-            "region": region,
-        },
-        status=status.HTTP_503_SERVICE_UNAVAILABLE,
-        headers={"Retry-After": "30"},
-    )
+    return Response(region_unavailable_body(region), status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def api_exception_handler(exc, context):
     request = context.get("request")
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status)
-    if isinstance(exc, StorageUnavailable):
-        return region_unavailable_response(exc.region, exc)
-    if isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError:
+    if is_region_outage(exc):
         workspace = getattr(request, "workspace", None) if request is not None else None
-        return region_unavailable_response(getattr(workspace, "region", None), exc)
+        return region_unavailable_response(outage_region(exc, workspace), exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Nothing was found at this address, or you may not see it.")
     elif isinstance(exc, PermissionDenied):
