@@ -55,3 +55,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("webapp.urls")),
 ]
+
+handler404 = "appenda.api.fallback.not_found"
+handler500 = "appenda.api.fallback.server_error"
