@@ -9,8 +9,9 @@ import time
 
 from django.core import signing
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidden, JsonResponse
-from django.views import defaults
+from django.urls import Resolver404, resolve
 
+from appenda.api import fallback
 from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_region, region_unavailable_body
 from appenda.storage import LINK_SALT, StorageUnavailable, store_for_region
 
@@ -40,9 +41,13 @@ def object_download(request, token: str):
 
 
 def _workspace_of(request):
-    """The workspace named in the URL, when the control database can still tell."""
-    match = getattr(request, "resolver_match", None)
-    ref = match.kwargs.get("ws") if match else None
+    """The workspace named in the URL (resolved here: a middleware may fail before the view is
+    chosen), when the control database can still tell."""
+    try:
+        match = getattr(request, "resolver_match", None) or resolve(request.path_info)
+    except Resolver404:
+        return None
+    ref = match.kwargs.get("ws")
     if not ref:
         return None
     try:
@@ -54,10 +59,11 @@ def _workspace_of(request):
 
 
 def server_error(request, *args, **kwargs):
-    """handler500: a region that cannot be reached answers 503 region_unavailable, wherever it was raised."""
+    """handler500: a region that cannot be reached answers 503 region_unavailable, wherever it was raised;
+    any other error is the fallback's 500 (JSON under /api/, the HTML page elsewhere)."""
     exc = sys.exc_info()[1]
     if not is_region_outage(exc):
-        return defaults.server_error(request, *args, **kwargs)
+        return fallback.server_error(request)
     region = outage_region(exc, getattr(request, "workspace", None) or _workspace_of(request))
     log.warning("Region %s is unavailable (%s); answering 503 region_unavailable.", region or "?", exc)
     body = region_unavailable_body(region)

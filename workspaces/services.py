@@ -61,6 +61,12 @@ def workspace_create(*, name: str, owner, kind: str = "cloud", region: str | Non
         with transaction.atomic():
             workspace = Workspace.objects.create(name=name, slug=slug, kind=kind, region=region)
             Membership.objects.create(user=owner, workspace=workspace, role=Membership.Role.OWNER)
+            if kind == Workspace.Kind.LOCAL:
+                # Its region data lives in one encrypted file (R-REGION-4), made here: a failure
+                # rolls the workspace back.
+                from appenda.db.local import local_database_create
+
+                local_database_create(workspace)
     except IntegrityError:
         raise DomainError(
             f"A workspace with the address {slug!r} exists already; choose another name or slug.", code="slug_taken"

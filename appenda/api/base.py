@@ -12,6 +12,7 @@ import uuid
 
 from rest_framework.views import APIView
 
+from appenda.db.local import local_database_register
 from appenda.errors import Forbidden, NotFound
 from workspaces.capabilities import Actor, actor_for
 from workspaces.models import Workspace
@@ -20,11 +21,14 @@ NOT_FOUND_SENTENCE = "No such workspace, or you are not a member of it."
 
 
 def workspace_by_ref(ref: str) -> Workspace | None:
-    """A workspace by its id (as in URLs) or its slug."""
+    """A workspace by its id (as in URLs) or its slug; a local one gets its database alias registered."""
     try:
-        return Workspace.objects.filter(id=uuid.UUID(str(ref))).first()
+        workspace = Workspace.objects.filter(id=uuid.UUID(str(ref))).first()
     except ValueError:
-        return Workspace.objects.filter(slug=ref).first()
+        workspace = Workspace.objects.filter(slug=ref).first()
+    if workspace is not None and workspace.kind == Workspace.Kind.LOCAL:
+        local_database_register(workspace)
+    return workspace
 
 
 class WorkspaceAPIView(APIView):

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from appenda.db.router import REGION_APPS
 from appenda.errors import DomainError
 
 log = logging.getLogger("appenda.local")
@@ -101,16 +102,28 @@ def register_alias(alias: str, config: dict) -> str:
         local_database_forget(alias)
     connections.configure_settings({DEFAULT_DB_ALIAS: connections.settings[DEFAULT_DB_ALIAS], alias: config})
     connections.settings[alias] = config
+    try:
+        # Open it now: a wrong passphrase fails here, when the workspace is resolved, with its
+        # sentence, before any view starts writing.
+        connections[alias].connect()
+    except BaseException:
+        local_database_forget(alias)
+        raise
     return alias
 
 
 def local_database_forget(alias: str) -> None:
     """Closes this thread's connection to ``alias`` and removes the alias."""
-    if alias in connections.settings:
+    if alias not in connections.settings:
+        return
+    try:
+        connections[alias].close()
+    finally:
         try:
-            connections[alias].close()
-        finally:
-            del connections[alias]
+            del connections[alias]  # this thread's connection object
+        except AttributeError:
+            pass
+        connections.settings.pop(alias, None)
 
 
 def local_database_available(workspace) -> bool:
@@ -134,7 +147,10 @@ def local_database_create(workspace) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     alias = register_alias(local_alias(workspace.id), local_database_settings(workspace.id, passphrase=passphrase))
     try:
-        call_command("migrate", database=alias, interactive=False, verbosity=0)
+        # Only the region apps have tables there (the router says so); naming them spares
+        # rendering every control app's migration state for nothing.
+        for app_label in sorted(REGION_APPS):
+            call_command("migrate", app_label, database=alias, interactive=False, verbosity=0)
     except BaseException:
         local_database_forget(alias)
         path.unlink(missing_ok=True)

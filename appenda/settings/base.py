@@ -73,6 +73,9 @@ REGION_DB_ALIASES = {region: region_alias(region) for region in REGIONS}
 DATABASES = build_databases(APPENDA_DATA_DIR)
 DATABASE_ROUTERS = ["appenda.db.router.RegionRouter"]
 REGION_STORAGE = build_storage(APPENDA_DATA_DIR)
+# Local workspaces (R-REGION-4): one SQLCipher file each under APPENDA_DATA_DIR/local/, with a key
+# derived from this passphrase (scrypt). Unset = local workspaces cannot be created or opened.
+APPENDA_LOCAL_PASSPHRASE = os.environ.get("APPENDA_LOCAL_PASSPHRASE") or None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

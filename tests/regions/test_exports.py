@@ -93,7 +93,8 @@ def test_R_MANAGE_4_import_round_trips_losslessly_as_one_change_set(owner, eu_ws
 
     answer = client.post(url(eu_ws, "memories/import/"), data=data, content_type="application/zip")
     assert answer.status_code == 201, answer.json()
-    assert answer.json()["imported"] == 3 and answer.json()["held"] == 1
+    assert answer.json()["imported"] == 3
+    assert answer.json()["held"] == sum(1 for note in before if note[-1] == "held") >= 1
     assert _note_set(eu_ws) == before
     assert set(Note.objects.for_workspace(eu_ws).values_list("origin", flat=True)) == {"import"}
     change = ChangeSet.objects.for_workspace(eu_ws).get(id=answer.json()["change"])
