@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 from appenda import views as appenda_views
 from memories import api as memory_api
 from memories import api_exports as export_api
+from memories import api_history as history_api
 from tables import api as table_api
 from workspaces import api as workspace_api
 
@@ -30,12 +31,22 @@ api_v1 = [
     path(ws + "turns/<str:turn>/reads/", memory_api.TurnReadView.as_view(), name="turn-reads"),
     path(ws + "turns/<str:turn>/memory_save/", memory_api.TurnMemorySaveView.as_view(), name="turn-memory-save"),
     path(ws + "turns/<str:turn>/memory_search/", memory_api.TurnMemorySearchView.as_view(), name="turn-memory-search"),
+    path(ws + "turns/<str:turn>/undo/", history_api.TurnUndoView.as_view(), name="turn-undo"),
     path(ws + "memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
     path(ws + "memories/export/", export_api.MemoryExportView.as_view(), name="memory-export"),
     path(ws + "memories/exports/<str:export>/", export_api.ExportDetailView.as_view(), name="memory-export-detail"),
     path(ws + "memories/import/", export_api.MemoryImportView.as_view(), name="memory-import"),
+    # Fixed words before memories/<str:note>/, which would otherwise take them for a note id.
+    path(ws + "memories/forget/", history_api.MemoryForgetView.as_view(), name="memory-forget"),
+    path(ws + "memories/trash/", history_api.TrashListView.as_view(), name="memory-trash"),
+    path(ws + "memories/trash/restore/", history_api.TrashRestoreAllView.as_view(), name="memory-trash-restore-all"),
+    path(ws + "memories/trash/<str:note>/restore/", history_api.TrashRestoreView.as_view(), name="memory-trash-restore"),
+    path(ws + "memories/<str:note>/history/", history_api.NoteHistoryView.as_view(), name="memory-history"),
     path(ws + "memories/<str:note>/", memory_api.MemoryDetailView.as_view(), name="memory-detail"),
     path(ws + "memories/<str:note>/keep/", memory_api.MemoryKeepView.as_view(), name="memory-keep"),
+    path(ws + "changes/", history_api.ChangeListView.as_view(), name="change-list"),
+    path(ws + "changes/<str:change>/", history_api.ChangeDetailView.as_view(), name="change-detail"),
+    path(ws + "changes/<str:change>/undo/", history_api.ChangeUndoView.as_view(), name="change-undo"),
     path("instance/rules/", memory_api.InstanceRuleListView.as_view(), name="instance-rule-list"),
     path("instance/rules/<str:rule>/", memory_api.InstanceRuleDetailView.as_view(), name="instance-rule-detail"),
     path("me/", memory_api.MeView.as_view(), name="me"),
@@ -45,6 +56,10 @@ api_v1 = [
     path("docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 
+# An uncaught error (a region's database down in a middleware, say) answers 503
+# region_unavailable when it is one, 500 otherwise.
+handler500 = "appenda.views.server_error"
+
 urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("objects/<str:token>/", appenda_views.object_download, name="object-download"),
@@ -53,6 +68,4 @@ urlpatterns = [
 ]
 
 handler404 = "appenda.api.fallback.not_found"
-# A region that cannot be reached (its database down in a middleware, say) answers 503
-# region_unavailable; any other uncaught error goes on to appenda.api.fallback.server_error.
-handler500 = "appenda.views.server_error"
+handler500 = "appenda.api.fallback.server_error"
