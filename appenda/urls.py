@@ -56,10 +56,6 @@ api_v1 = [
     path("docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 
-# An uncaught error (a region's database down in a middleware, say) answers 503
-# region_unavailable when it is one, 500 otherwise.
-handler500 = "appenda.views.server_error"
-
 urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("objects/<str:token>/", appenda_views.object_download, name="object-download"),
@@ -68,4 +64,6 @@ urlpatterns = [
 ]
 
 handler404 = "appenda.api.fallback.not_found"
-handler500 = "appenda.api.fallback.server_error"
+# A region that cannot be reached (its database down in a middleware, say) answers 503
+# region_unavailable; any other uncaught error goes on to appenda.api.fallback.server_error.
+handler500 = "appenda.views.server_error"
