@@ -42,6 +42,8 @@ HELD_SENTENCES = {
     "tainted_turn": "saved after the agent read other data in this turn",
     "may_name_person": "it may name a person",
     "messaging_ask": "it came from a messaging app",
+    "messaging_other_layer": "it came from a messaging app and is meant for notes beyond that conversation",
+    "background_run": "saved by a sub-agent or a trigger, which nobody watches as it runs",
     "ask_first": "your settings ask you first",
 }
 
@@ -84,17 +86,18 @@ def _subject(workspace, subject) -> tuple[str, str, Table | None] | None:
 
 
 def _target_for_turn(actor: Actor, turn: Turn, bot: Bot | None, layer: str | None) -> tuple[Target | None, bool]:
-    """Where a turn's save goes: (target, allowed). The host fills in the layer (R-AGENT-1)."""
+    """Where a turn's save goes: (target, allowed). The host fills in the layer (R-AGENT-1).
+
+    The bot's memory choice names the layers its saves may go to; a chat without a bot saves to
+    the person's notes (and, for editors, the workspace's). A messaging chat saves to its
+    conversation first; the layers of the bot's choice stay possible there, but the policy
+    holds them for a paired sender's confirmation and refuses them for anyone else (R-MSG-1).
+    """
     conversation = conversation_id_of(turn)
     mine = Target(Layer.MINE, f"user:{turn.user_id}", owner_user_id=turn.user_id)
     own = Target(Layer.BOT, f"bot:{bot.id}", bot_id=bot.id) if bot else None
-    workspace = Target(Layer.WORKSPACE, "workspace")
-    if conversation:
-        options = {Layer.CONVERSATION: Target(Layer.CONVERSATION, f"conversation:{conversation}", conversation_id=conversation)}
-        default = Layer.CONVERSATION
-    elif bot is None:
-        options = {Layer.MINE: mine}
-        default = Layer.MINE
+    if bot is None:
+        options, default = {Layer.MINE: mine}, Layer.MINE
     elif bot.memory in (Bot.MemoryChoice.MINE_AND_OWN, Bot.MemoryChoice.OWN):
         options, default = {Layer.BOT: own}, Layer.BOT
     elif bot.memory == Bot.MemoryChoice.MINE:
@@ -103,15 +106,16 @@ def _target_for_turn(actor: Actor, turn: Turn, bot: Bot | None, layer: str | Non
         options, default = {}, None
     else:  # "as before": the model chooses between the person's notes and the bot's own
         options, default = {Layer.MINE: mine, Layer.BOT: own}, Layer.BOT
-    if bot is None and not conversation and actor.can("memory:write_workspace"):
-        options[Layer.WORKSPACE] = workspace
+    if conversation and default is not None:
+        options[Layer.CONVERSATION] = Target(
+            Layer.CONVERSATION, f"conversation:{conversation}", conversation_id=conversation
+        )
+        default = Layer.CONVERSATION
+    elif bot is None and actor.can("memory:write_workspace"):
+        options[Layer.WORKSPACE] = Target(Layer.WORKSPACE, "workspace")
     chosen = layer or default
     if chosen is None:
         return None, True  # memory is off at the bot level; the policy refuses
-    if conversation and chosen != Layer.CONVERSATION and chosen in (Layer.MINE, Layer.BOT):
-        # From a messaging chat another scope is possible, but never at once (R-MSG-1).
-        target = mine if chosen == Layer.MINE else own
-        return target, target is not None
     return options.get(chosen), chosen in options
 
 
