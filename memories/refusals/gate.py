@@ -21,19 +21,31 @@ class Findings:
     may_name_person: bool = False
 
 
+def _place(finding, key: str) -> dict:
+    """Where a finding of the combined ``key: value`` text lies, relative to its field."""
+    value_start = len(key) + 2
+    if finding.end <= len(key):
+        return {"field": "key", "kind": finding.kind, "start": finding.start, "end": finding.end}
+    if finding.start >= value_start:
+        return {"field": "value", "kind": finding.kind, "start": finding.start - value_start,
+                "end": finding.end - value_start}
+    return {"field": "key_and_value", "kind": finding.kind, "start": finding.start, "end": finding.end}
+
+
 def _secret_refusal(key: str, value: str) -> Findings | None:
-    for field_name, text in (("key", key), ("value", value)):
-        findings = find_secrets(text)
-        if findings:
-            places = [{"field": field_name, "kind": f.kind, "start": f.start, "end": f.end} for f in findings]
-            kinds = ", ".join(sorted({f.kind.replace("_", " ") for f in findings}))
-            detail = (
-                f"This note looks like it holds a secret ({kinds}) in its {field_name} at characters "
-                f"{findings[0].start}–{findings[0].end}. Secrets never go into memory: save the fact without the "
-                "secret (for example, where the credential is kept, not the credential)."
-            )
-            return Findings(refusal=("secret_detected", detail), refusal_fields={"secrets": places})
-    return None
+    # Key and value are scanned together: "wifi.password: hunter2" is a secret though neither half is.
+    findings = find_secrets(f"{key}: {value}")
+    if not findings:
+        return None
+    places = [_place(f, key) for f in findings]
+    kinds = ", ".join(sorted({f.kind.replace("_", " ") for f in findings}))
+    first = places[0]
+    detail = (
+        f"This note looks like it holds a secret ({kinds}) in its {first['field'].replace('_', ' ')} at characters "
+        f"{first['start']}–{first['end']}. Secrets never go into memory: save the fact without the secret (for "
+        "example, where the credential is kept, not the credential)."
+    )
+    return Findings(refusal=("secret_detected", detail), refusal_fields={"secrets": places})
 
 
 def inspect_note(*, workspace, key: str, value: str, subject_table=None) -> Findings:

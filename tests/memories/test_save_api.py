@@ -74,7 +74,7 @@ def test_R_SAVE_4_same_key_same_layer_updates_in_one_change_set(owner, eu_ws):
     second = person_save(client, eu_ws, key="pref.tone", value="Very short replies.")
     assert second.status_code == 200 and second.json()["id"] == first["id"]
     assert notes_in(eu_ws).get().value == "Very short replies."
-    actions = list(ChangeSet.objects.for_workspace(eu_ws).order_by("created_at").values_list("action", flat=True))
+    actions = sorted(ChangeSet.objects.for_workspace(eu_ws).values_list("action", flat=True))
     assert actions == ["save", "update"]
 
 
@@ -129,3 +129,18 @@ def test_subject_table_must_be_in_this_workspace(owner, eu_ws, us_ws):
     response = person_save(token_client(owner), eu_ws, key="k", value="v",
                            subject={"kind": "table", "id": str(foreign.id)})
     assert response.status_code == 400 and response.json()["code"] == "subject_not_found"
+
+
+def test_R_SAVE_2_a_secret_split_between_key_and_value_is_refused(owner, eu_ws):
+    response = person_save(token_client(owner), eu_ws, key="wifi.password", value="hunter2")
+    assert response.status_code == 400 and response.json()["code"] == "secret_detected"
+    assert "hunter2" not in response.content.decode()
+
+
+def test_R_SAVE_2_refusal_says_where_without_echoing(owner, eu_ws):
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    response = person_save(token_client(owner), eu_ws, key="ci.token", value=f"CI uses {token} for pushes")
+    body = response.json()
+    assert body["code"] == "secret_detected" and token not in response.content.decode()
+    place = body["secrets"][0]
+    assert place["field"] == "value" and f"CI uses {token} for pushes"[place["start"]:place["end"]] == token
