@@ -1,0 +1,33 @@
+"""Sign-in and the workspace picker, the page a person lands on after signing in."""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+
+from workspaces.capabilities import actor_for, is_instance_admin
+from workspaces.models import Membership, Workspace
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "webapp/login.html"
+    redirect_authenticated_user = True
+
+
+@login_required
+def workspace_picker(request):
+    memberships = list(
+        Membership.objects.filter(user=request.user).select_related("workspace").order_by("workspace__name")
+    )
+    others = []
+    if is_instance_admin(request.user):
+        # Instance admins may delete notes blind in any workspace (R-RBAC-3), nothing more.
+        mine = {m.workspace_id for m in memberships}
+        others = [w for w in Workspace.objects.order_by("name") if w.id not in mine]
+    cards = [
+        {"workspace": m.workspace, "role": m.get_role_display(),
+         "members_page": actor_for(request.user, m.workspace).can("memory:blind_delete")}
+        for m in memberships
+    ]
+    return render(request, "webapp/picker.html", {"cards": cards, "other_workspaces": others})
