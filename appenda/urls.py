@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from appenda import views as appenda_views
 from memories import api as memory_api
+from memories import api_agents as agent_api
 from memories import api_exports as export_api
 from memories import api_history as history_api
 from tables import api as table_api
@@ -21,7 +22,9 @@ api_v1 = [
     path(ws + "members/<str:user>/", workspace_api.MemberDetailView.as_view(), name="member-detail"),
     path(ws + "members/<str:user>/memories/", memory_api.MemberMemoriesBlindView.as_view(), name="member-memories"),
     path(ws + "bots/", workspace_api.BotListView.as_view(), name="bot-list"),
+    path(ws + "bots/import/", agent_api.BotImportView.as_view(), name="bot-import"),
     path(ws + "bots/<str:bot>/", workspace_api.BotDetailView.as_view(), name="bot-detail"),
+    path(ws + "bots/<str:bot>/export/", agent_api.BotExportView.as_view(), name="bot-export"),
     path(ws + "tables/", table_api.TableListView.as_view(), name="table-list"),
     path(ws + "tables/<str:table>/", table_api.TableDetailView.as_view(), name="table-detail"),
     path(ws + "tables/<str:table>/records/", table_api.RecordListView.as_view(), name="record-list"),
@@ -31,6 +34,7 @@ api_v1 = [
     path(ws + "turns/<str:turn>/reads/", memory_api.TurnReadView.as_view(), name="turn-reads"),
     path(ws + "turns/<str:turn>/memory_save/", memory_api.TurnMemorySaveView.as_view(), name="turn-memory-save"),
     path(ws + "turns/<str:turn>/memory_search/", memory_api.TurnMemorySearchView.as_view(), name="turn-memory-search"),
+    path(ws + "turns/<str:turn>/confirm/", agent_api.TurnConfirmView.as_view(), name="turn-confirm"),
     path(ws + "turns/<str:turn>/undo/", history_api.TurnUndoView.as_view(), name="turn-undo"),
     path(ws + "memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
     path(ws + "memories/export/", export_api.MemoryExportView.as_view(), name="memory-export"),
@@ -42,6 +46,7 @@ api_v1 = [
     path(ws + "memories/trash/restore/", history_api.TrashRestoreAllView.as_view(), name="memory-trash-restore-all"),
     path(ws + "memories/trash/<str:note>/restore/", history_api.TrashRestoreView.as_view(), name="memory-trash-restore"),
     path(ws + "memories/<str:note>/history/", history_api.NoteHistoryView.as_view(), name="memory-history"),
+    path(ws + "memories/deleted-bots/", agent_api.DeletedBotMemoriesView.as_view(), name="memory-deleted-bots"),
     path(ws + "memories/<str:note>/", memory_api.MemoryDetailView.as_view(), name="memory-detail"),
     path(ws + "memories/<str:note>/keep/", memory_api.MemoryKeepView.as_view(), name="memory-keep"),
     path(ws + "changes/", history_api.ChangeListView.as_view(), name="change-list"),

@@ -323,27 +323,35 @@ def memory_keep(*, actor: Actor, note_id) -> tuple[Note, ChangeSet]:
         _require_change(actor, held)
         if held.state != Note.State.HELD:
             raise DomainError("This note is not waiting; only held notes can be kept.", code="not_held", status=409)
-        active = Note.objects.for_workspace(workspace).select_for_update().filter(
-            scope=held.scope, key=held.key, state=Note.State.ACTIVE, trashed_at__isnull=True
-        ).first()
-        changes = []
-        if active is not None:
-            before = note_snapshot(active)
-            changes.append((held, note_snapshot(held), None))
-            active.value, active.subject_kind, active.subject_id = held.value, held.subject_kind, held.subject_id
-            active.pinned = active.pinned or held.pinned
-            held.delete()
-            active.save(using=alias)
-            changes.append((active, before, note_snapshot(active)))
-            kept = active
-        else:
-            before = note_snapshot(held)
-            held.state, held.held_until = Note.State.ACTIVE, None
-            held.save(using=alias)
-            changes.append((held, before, note_snapshot(held)))
-            kept = held
+        kept, changes = held_note_activate(workspace=workspace, held=held)
         change_set = change_set_record(workspace=workspace, action="keep", actor_user_id=actor.user.pk, changes=changes)
     return kept, change_set
+
+
+def held_note_activate(*, workspace, held: Note) -> tuple[Note, list]:
+    """Makes a (locked) held note active, replacing an active note with the same key; returns the
+    kept note and the changes for its change set. The caller holds the transaction and has
+    checked that this keep is allowed (a person's keep, or a paired sender's confirmation)."""
+    alias = workspace.db_alias
+    active = Note.objects.for_workspace(workspace).select_for_update().filter(
+        scope=held.scope, key=held.key, state=Note.State.ACTIVE, trashed_at__isnull=True
+    ).first()
+    changes = []
+    if active is not None:
+        before = note_snapshot(active)
+        changes.append((held, note_snapshot(held), None))
+        active.value, active.subject_kind, active.subject_id = held.value, held.subject_kind, held.subject_id
+        active.pinned = active.pinned or held.pinned
+        # A queryset delete keeps ``held.id`` for the change set (``held.delete()`` would clear it).
+        Note.objects.for_workspace(workspace).filter(id=held.id).delete()
+        active.save(using=alias)
+        changes.append((active, before, note_snapshot(active)))
+        return active, changes
+    before = note_snapshot(held)
+    held.state, held.held_until = Note.State.ACTIVE, None
+    held.save(using=alias)
+    changes.append((held, before, note_snapshot(held)))
+    return held, changes
 
 
 def member_notes_blind_delete(*, actor: Actor, user_id: int) -> ChangeSet | None:
