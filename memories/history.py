@@ -26,15 +26,11 @@ from appenda.errors import Conflict, DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
 from memories.audit import SNAPSHOT_FIELDS, change_set_record, note_snapshot
 from memories.models import ChangeSet, Layer, Note, NoteChange, Turn
-from memories.scopes import can_change_note, person_settings, person_visible_filter
-from memories.turns import turn_for_actor
+from memories.policy import SaveSituation, decide
+from memories.scopes import can_change_note, memory_off_level, person_settings, person_visible_filter
+from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
-from workspaces.models import MemorySettings
 
-UNDO_NEEDS_PERSON = (
-    "Your memory setting is Always confirm, which also makes the model's own undo wait for the person: "
-    "open the note in Appenda and use its Undo there."
-)
 _DATETIME_FIELDS = frozenset({"held_until", "trashed_at"})
 _UUID_FIELDS = frozenset({"bot_id", "created_by_bot_id", "turn_id"})
 
@@ -171,11 +167,24 @@ def note_history(*, actor: Actor, note_id) -> QuerySet:
 
 # --- undo ---------------------------------------------------------------------------------
 
-def _refuse_agent_undo_under_always(actor: Actor, *, by_turn: bool) -> None:
-    if actor.bot is None and not by_turn:
+def _refuse_agent_undo(actor: Actor, turn: Turn | None, change_set: ChangeSet) -> None:
+    """The model's own undo (a bot's token, or an undo made from a turn) asks the one policy
+    function, like a save: memory off and saving off refuse it, and under Always confirm it
+    waits for the person (``undo_needs_person``). A person's own Undo is never held back."""
+    if actor.bot is None and turn is None:
         return
-    if person_settings(actor.person_id).save_mode == MemorySettings.SaveMode.ALWAYS:
-        raise Forbidden(UNDO_NEEDS_PERSON, code="undo_needs_person")
+    bot = turn_bot(turn) if turn is not None else actor.bot
+    person = person_settings(actor.person_id)
+    channel = turn.channel if turn is not None else {}
+    decision = decide(SaveSituation(
+        origin="agent", action="undo", layer=change_set.layer or "?",
+        memory_off_level=memory_off_level(workspace=actor.workspace, settings=person, bot=bot, turn=turn),
+        turn_kind=turn.kind if turn is not None else None, person_save_mode=person.save_mode,
+        bot_save_rule=bot.memory_save if bot else None, messaging_save=person.messaging_save,
+        messaging_direct=channel.get("chat_kind") == "direct", sender_paired=bool(channel.get("sender_paired")),
+    ))
+    if decision.outcome == "refuse":
+        raise Forbidden(decision.detail, code=decision.code, **decision.extra)
 
 
 def _note_from_snapshot(workspace, note_id, snapshot: dict, into: Note | None = None) -> Note:
@@ -290,17 +299,16 @@ def change_set_undo(*, actor: Actor, change_set_id, turn_id=None) -> ChangeSet:
     With ``turn_id`` the undo is the agent's, made from that turn (the model's revert): it obeys
     Always confirm, and from a messaging chat only a paired sender may undo.
     """
-    _refuse_agent_undo_under_always(actor, by_turn=turn_id is not None)
     with transaction.atomic(using=actor.workspace.db_alias):
         turn = turn_for_actor(actor=actor, turn_id=turn_id) if turn_id is not None else None
         change_set = change_set_get_visible(actor=actor, change_set_id=change_set_id, for_update=True)
+        _refuse_agent_undo(actor, turn, change_set)
         _chat_undo_check(actor, turn, change_set)
         return _undo_one(actor, change_set, turn_id=turn.id if turn else None)
 
 
 def turn_undo(*, actor: Actor, turn_id) -> list[ChangeSet]:
     """Undoes everything a turn saved, newest first, all or nothing."""
-    _refuse_agent_undo_under_always(actor, by_turn=True)
     with transaction.atomic(using=actor.workspace.db_alias):
         turn = turn_for_actor(actor=actor, turn_id=turn_id, lock=True)
         change_sets = list(
@@ -310,6 +318,7 @@ def turn_undo(*, actor: Actor, turn_id) -> list[ChangeSet]:
         )
         undos = []
         for change_set in change_sets:
+            _refuse_agent_undo(actor, turn, change_set)
             _chat_undo_check(actor, turn, change_set)
             undos.append(_undo_one(actor, change_set, turn_id=turn.id))
         return undos

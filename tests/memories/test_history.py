@@ -12,7 +12,6 @@ from django.urls import URLResolver, get_resolver
 from django.utils import timezone
 from freezegun import freeze_time
 
-from memories import services
 from memories.audit import note_snapshot
 from memories.models import ChangeSet, Note, NoteChange
 from tests.factories import ALL_DATABASES, add_member, make_bot, make_user, make_workspace, token_client, url
@@ -125,9 +124,6 @@ def test_R_MANAGE_3_undo_of_a_keep_puts_the_note_back_to_held(owner, eu_ws):
     assert search_keys(client, eu_ws, "blue charts") == set()
 
 
-@pytest.mark.xfail(not hasattr(services, "held_note_activate"), strict=True, reason=(
-    "before held_note_activate, memory_keep deleted the held note with held.delete(), which clears its id "
-    "before the change set is recorded (500, NOT NULL note_id)"))
 def test_R_MANAGE_3_undo_of_a_keep_that_replaced_an_active_note_restores_both(owner, eu_ws):
     client = token_client(owner)
     active = person_save(client, eu_ws, key="pref.color", value="Green charts please").json()
@@ -281,7 +277,7 @@ def test_R_MANAGE_3_under_always_confirm_the_models_undo_waits_for_the_person(ow
     set_save_mode(owner, "always")
     refused = undo(bot, eu_ws, saved["undo"]["change"])
     assert refused.status_code == 403 and refused.json()["code"] == "undo_needs_person"
-    assert "wait for the person" in refused.json()["detail"]
+    assert "Always confirm" in refused.json()["detail"] and "Undo" in refused.json()["detail"]
     refused_turn = bot.post(url(eu_ws, f"turns/{turn['id']}/undo/"))
     assert refused_turn.status_code == 403 and refused_turn.json()["code"] == "undo_needs_person"
     assert notes(eu_ws).count() == 1
@@ -305,6 +301,20 @@ def test_R_MANAGE_3_an_undo_made_from_a_turn_is_the_agents_and_obeys_always_conf
     assert not notes(eu_ws).exists()
 
 
+def test_R_MODE_2_the_models_undo_asks_the_one_policy_function_memory_off_refuses_it(owner, eu_ws):
+    client = token_client(owner)
+    turn = start_turn(client, eu_ws)
+    saved = tool_save(client, eu_ws, turn["id"], key="a", value="a fact").json()
+    MemorySettings.objects.update_or_create(user=owner, defaults={"enabled": False})
+    refused = client.post(url(eu_ws, f"turns/{turn['id']}/undo/"))
+    assert refused.status_code == 403 and refused.json()["code"] == "memory_off"
+    set_save_mode(owner, "never")
+    MemorySettings.objects.filter(user=owner).update(enabled=True)
+    refused = client.post(saved["undo"]["url"], {"turn": turn["id"]}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "saving_off"
+    assert client.post(saved["undo"]["url"]).status_code == 200  # the person's own Undo
+
+
 MESSAGING = {"platform": "slack", "chat_kind": "direct", "conversation": "C1"}
 
 
@@ -317,7 +327,6 @@ def _messaging_save(client, workspace, sender: dict) -> tuple[dict, dict]:
 
 
 def test_R_MSG_1_undo_from_a_messaging_chat_only_by_a_paired_sender_within_30_minutes(owner, eu_ws):
-    pytest.importorskip("memories.messaging", reason="confirming and undoing from a chat come with memories.messaging")
     client = token_client(owner)
     paired = {"id": "U1", "paired": True, "can_confirm": True}
     _, confirmed = _messaging_save(client, eu_ws, paired)
