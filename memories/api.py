@@ -12,7 +12,7 @@ from appenda.api.parsing import body, query_bool, query_int, required
 from appenda.errors import DomainError, Forbidden
 from memories import instance_rules, recall, services, turns
 from memories.models import Layer, Note
-from memories.presenters import note_json, rule_json, save_result_json
+from memories.presenters import note_json, rule_json, save_result_json, undo_handle
 from memories.selectors import member_notes_blind, memory_get_visible, memory_list_visible
 from memories.tools import tool_definitions
 from workspaces.capabilities import is_instance_admin
@@ -119,19 +119,21 @@ class MemoryDetailView(WorkspaceAPIView):
         if unknown:
             raise DomainError(f"Only value and pinned can change; got {', '.join(sorted(unknown))}.",
                               code="invalid_field")
-        updated, _ = services.memory_update(actor=self.actor, note_id=note, value=data.get("value"),
-                                            pinned=data.get("pinned"))
-        return Response(note_json(updated))
+        updated, change_set = services.memory_update(actor=self.actor, note_id=note, value=data.get("value"),
+                                                     pinned=data.get("pinned"))
+        return Response({**note_json(updated), "undo": undo_handle(self.workspace, change_set)})
 
     def delete(self, request, ws, note):
-        services.memory_delete(actor=self.actor, note_id=note)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        change_set = services.memory_delete(actor=self.actor, note_id=note)
+        # 204 has no body: the undo handle travels in a header.
+        return Response(status=status.HTTP_204_NO_CONTENT,
+                        headers={"Appenda-Undo": undo_handle(self.workspace, change_set)["url"]})
 
 
 class MemoryKeepView(WorkspaceAPIView):
     def post(self, request, ws, note):
-        kept, _ = services.memory_keep(actor=self.actor, note_id=note)
-        return Response(note_json(kept))
+        kept, change_set = services.memory_keep(actor=self.actor, note_id=note)
+        return Response({**note_json(kept), "undo": undo_handle(self.workspace, change_set)})
 
 
 class MemberMemoriesBlindView(WorkspaceAPIView):

@@ -22,7 +22,7 @@ from appenda.errors import Conflict, DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
 from memories.audit import change_set_record, note_snapshot
 from memories.history import held_note_refresh
-from memories.models import ChangeSet, Layer, Note
+from memories.models import NoteChange, ChangeSet, Layer, Note
 from memories.selectors import live_notes
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
@@ -188,7 +188,11 @@ def trash_purge(*, alias: str, now=None) -> int:
                 changes=[(n, None, None) for n in group], blind=True, target_user_id=group[0].owner_user_id,
                 reason=f"in the trash for more than {settings.APPENDA['TRASH_TTL'].days} days",
             )
-            Note.objects.using(alias).filter(id__in=[n.id for n in group]).delete()
+            ids = [n.id for n in group]
+            Note.objects.using(alias).filter(id__in=ids).delete()
+            # Forgotten for good means the audit keeps who and when, not the text.
+            NoteChange.objects.using(alias).filter(workspace_id=workspace_id, note_id__in=ids).update(
+                before=None, after=None)
             purged += len(group)
     return purged
 

@@ -34,7 +34,8 @@ def _world(region: str, prefix: str) -> dict:
     mine = person_save(client, workspace, key="pref.tone", value=f"{prefix} private tone").json()
     turn = start_turn(client, workspace)
     record = Record.objects.for_workspace(workspace).first()
-    return {"ws": workspace, "people": people, "table": table, "bot": bot, "note": note["id"], "mine": mine["id"],
+    change = ChangeSet.objects.for_workspace(workspace).first()
+    return {"change": change.id, "ws": workspace, "people": people, "table": table, "bot": bot, "note": note["id"], "mine": mine["id"],
             "turn": turn["id"], "record": record.id, "member": people["viewer"].pk}
 
 
@@ -71,6 +72,19 @@ def _endpoints(w: dict) -> list[tuple[str, str, dict | None]]:
         ("patch", ws + f"memories/{w['note']}/", {"value": "changed"}),
         ("delete", ws + f"memories/{w['note']}/", None),
         ("post", ws + f"memories/{w['note']}/keep/", None),
+        ("get", ws + f"memories/{w['note']}/history/", None),
+        ("get", ws + "memories/export/", None),
+        ("post", ws + "memories/forget/", {"confirm": True}),
+        ("get", ws + "memories/trash/", None),
+        ("post", ws + "memories/trash/restore/", None),
+        ("post", ws + f"memories/trash/{w['note']}/restore/", None),
+        ("get", ws + "memories/deleted-bots/", None),
+        ("get", ws + "changes/", None),
+        ("get", ws + f"changes/{w['change']}/", None),
+        ("post", ws + f"changes/{w['change']}/undo/", None),
+        ("post", ws + f"turns/{w['turn']}/undo/", None),
+        ("post", ws + f"turns/{w['turn']}/confirm/", {"note": w["note"]}),
+        ("get", ws + f"bots/{w['bot'].id}/export/", None),
     ]
 
 
@@ -101,11 +115,11 @@ def test_R_RBAC_2_no_role_of_workspace_a_reaches_workspace_b_by_its_urls():
 def test_R_RBAC_2_b_ids_under_a_urls_answer_404_and_change_nothing():
     a, b = _world("eu", "a"), _world("us", "b")
     mixed = {**a, "table": b["table"], "bot": b["bot"], "note": b["note"], "turn": b["turn"], "record": b["record"],
-             "member": b["member"]}
+             "member": b["member"], "change": b["change"]}
     before = _snapshot(b)
     client = token_client(a["people"]["owner"])
     for method, path, payload in _endpoints(mixed):
-        foreign_ids = (b["table"].id, b["bot"].id, b["note"], b["turn"], b["record"], b["member"])
+        foreign_ids = (b["table"].id, b["bot"].id, b["note"], b["turn"], b["record"], b["member"], b["change"])
         if not any(f"/{x}/" in path for x in foreign_ids):
             continue
         response = getattr(client, method)(path, payload, format="json")

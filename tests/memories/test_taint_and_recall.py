@@ -224,3 +224,17 @@ def test_R_RECALL_6_tool_schemas_tell_the_agent_what_not_to_save():
     assert "secrets" in save["description"] and "instructions" in save["description"]
     assert "one person" in save["description"]
     assert save["input_schema"]["required"] == ["key", "value"]
+
+
+def test_R_MANAGE_3_edit_keep_and_delete_answer_with_an_undo_handle(owner, eu_ws):
+    client = token_client(owner)
+    turn = start_turn(client, eu_ws)
+    client.post(url(eu_ws, f"turns/{turn['id']}/reads/"), {"source": "web", "ref": "x"}, format="json")
+    held = tool_save(client, eu_ws, turn["id"], key="a", value="a fact").json()
+    kept = client.post(url(eu_ws, f"memories/{held['id']}/keep/")).json()
+    edited = client.patch(url(eu_ws, f"memories/{held['id']}/"), {"value": "a better fact"}, format="json").json()
+    deleted = client.delete(url(eu_ws, f"memories/{held['id']}/"))
+    assert kept["undo"]["url"] != edited["undo"]["url"]
+    assert deleted.status_code == 204 and deleted["Appenda-Undo"].endswith("/undo/")
+    assert client.post(deleted["Appenda-Undo"]).status_code == 200
+    assert client.get(url(eu_ws, f"memories/{held['id']}/")).json()["value"] == "a better fact"
