@@ -255,13 +255,14 @@ def test_keyboard_only_main_actions_are_reachable_with_visible_focus(world, page
     expect(page.locator(f"#note-{note_id}")).to_have_count(0)
     assert focus_ring(page)["id"] == "notes-list"  # focus is never lost on <body>
 
-    # Undo sits in the toast; it posts to the API's undo endpoint for the change set.
+    # Undo sits in the toast; it posts to the API's undo endpoint for the change set (R-MANAGE-3).
     undo = toast.get_by_role("button", name="Undo")
     undo.focus()
     with page.expect_response(re.compile(rf"/api/v1/workspaces/{world.ws.id}/changes/[0-9a-f-]+/undo/$")) as sent:
         page.keyboard.press("Enter")
-    if sent.value.ok:  # the undo endpoint answers (it is built beside this page)
-        expect(page.locator(f"#note-{note_id}")).to_be_visible()
+    assert sent.value.ok, sent.value.text()
+    expect(page.locator("#toasts")).to_contain_text("Undone.")
+    expect(page.locator(".note", has_text="pref.tone")).to_contain_text("Keep replies short; no emoji.")
 
     # The switch works from the keyboard too.
     page.locator("#memory-switch-button").focus()

@@ -7,6 +7,7 @@ same services, and the pages carry no inline script or style.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -186,6 +187,31 @@ def test_R_MANAGE_3_an_htmx_delete_answers_with_the_list_and_an_undo_toast(world
     trigger = response["HX-Trigger"]
     assert "appenda:toast" in trigger and "Deleted pref.tone." in trigger
     assert re.search(rf"/api/v1/workspaces/{world.ws.id}/changes/[0-9a-f-]+/undo/", trigger)
+
+
+def test_R_MANAGE_3_the_undo_handle_of_a_page_delete_restores_the_note(world, login):
+    client = login(world.owner)
+    response = client.post(note_url(world, world.mine_note, "delete"), HTTP_HX_REQUEST="true")
+    undo_url = json.loads(response["HX-Trigger"])["appenda:toast"]["undo"]
+    restored = client.post(undo_url)
+    assert restored.status_code == 200, restored.content
+    note = Note.objects.for_workspace(world.ws).get(key="pref.tone")
+    assert note.value == "Keep replies short; no emoji." and note.pinned
+
+
+def test_R_AGENT_2_notes_kept_from_a_deleted_bot_show_under_deleted_bots(world, login):
+    from memories.bots import bot_delete
+
+    actor = actor_for(world.owner, world.ws)
+    turn = turns.turn_start(actor=actor, bot_ref=str(world.bot.id))
+    memory_save(actor=actor, turn_id=turn.id, key="report.format", value="Reports are one page long.")
+    client = login(world.owner)
+    assert "report.format" in notes_list(client.get(memory_url(world, "?tab=bots")).text)
+    bot_delete(actor=actor, bot=world.bot, memory="keep")
+    assert "report.format" not in notes_list(client.get(memory_url(world, "?tab=bots")).text)
+    deleted = client.get(memory_url(world, "?tab=deleted_bots")).text
+    assert "report.format" in notes_list(deleted) and "Report bot" in deleted
+    assert re.search(r'>Deleted bots <span class="count">1<', deleted)
 
 
 def test_an_edit_with_a_secret_is_refused_in_the_form_and_nothing_changes(world, login):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from webapp.toasts import toasts_pop
 from workspaces.capabilities import is_instance_admin as _is_instance_admin
@@ -32,3 +36,13 @@ def can(actor, capability: str) -> bool:
 @register.filter
 def layer_label(layer: str) -> str:
     return LAYER_LABELS.get(layer, layer)
+
+
+@register.filter
+def ago(moment) -> str:
+    """"just now" for the last minute, else "3 hours ago" (timesince alone says "0 minutes")."""
+    if not moment:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment)} ago"

@@ -7,7 +7,7 @@ refusals as any note; a refused rule comes back to the form with the sentence wh
 from __future__ import annotations
 
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from appenda.errors import DomainError
 from memories import instance_rules
@@ -21,6 +21,7 @@ def _page(request, *, error: DomainError | None = None, failed: dict | None = No
     }, status=status)
 
 
+@require_http_methods(["GET", "POST"])
 @instance_admin_page
 def rules_page(request):
     if request.method != "POST":

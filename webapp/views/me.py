@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
 from appenda.errors import DomainError
 from memories.scopes import person_settings
@@ -27,6 +28,7 @@ MESSAGING_SAVES = [
 ]
 
 
+@require_http_methods(["GET", "POST"])
 @login_required
 def my_memory_settings(request):
     current = person_settings(request.user.pk)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from appenda.errors import DomainError, Forbidden
@@ -126,6 +126,7 @@ def note_delete(request, actor: Actor, note: str):
     return _after_note_action(request, actor, f"Deleted {doomed.key}.", change_set)
 
 
+@require_http_methods(["GET", "POST"])
 @workspace_page("memory:read")
 def note_edit(request, actor: Actor, note: str):
     """GET: the edit form (a row in place for htmx, a page otherwise). POST: memory_update."""

@@ -13,7 +13,7 @@ import json
 
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from appenda.errors import DomainError
 from memories import recall, services, turns
@@ -61,6 +61,7 @@ def _answer(request, actor: Actor, section: str, extra: dict):
     return render(request, "webapp/playground/page.html", context)
 
 
+@require_GET
 @workspace_page("turns:start")
 def playground_page(request, actor: Actor):
     return render(request, "webapp/playground/page.html", _base_context(actor))
