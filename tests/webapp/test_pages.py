@@ -73,6 +73,13 @@ def test_sign_in_with_email_and_password_lands_on_the_picker_pointing_to_the_pla
     assert "Open the playground" in response.text
 
 
+def test_the_demo_logins_show_on_the_sign_in_page_only_where_the_demo_is_loaded(db, client):
+    assert "Demo logins" not in client.get("/login/").text
+    make_user("owner@demo.appenda.test")
+    page = client.get("/login/").text
+    assert "Demo logins" in page and "appenda-demo" in page and "viewer@demo.appenda.test" in page
+
+
 def test_a_wrong_password_says_so_and_signs_nobody_in(world, client):
     response = client.post("/login/", {"username": "owner@example.com", "password": "nope"})
     assert response.status_code == 200 and "did not match" in response.text

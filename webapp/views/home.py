@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from workspaces.capabilities import actor_for, is_instance_admin
+from workspaces.management.commands.load_demo import DEMO_PASSWORD
+from workspaces.management.commands.load_demo import PEOPLE as DEMO_PEOPLE
 from workspaces.models import Membership, Workspace
 
 
 class SignInView(auth_views.LoginView):
     template_name = "webapp/login.html"
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # The demo's logins are shown only where `make run` loaded the demo, never elsewhere.
+        if get_user_model().objects.filter(username=next(iter(DEMO_PEOPLE))).exists():
+            context["demo"] = {"people": DEMO_PEOPLE.items(), "password": DEMO_PASSWORD}
+        return context
 
 
 @login_required
