@@ -94,7 +94,9 @@ def _markdown_line(record: dict) -> str:
 def _records_by_layer(notes: QuerySet | Iterable[Note], rules: list[dict]) -> Iterator[tuple[str, dict]]:
     """(layer, record) pairs grouped by layer, from a single query (one consistent snapshot)."""
     if isinstance(notes, QuerySet):
-        ordered: Iterable[Note] = notes.order_by("layer", "key", "state", "id").iterator(chunk_size=NOTES_PER_QUERY)
+        # The search vectors are not part of an export: leave them in the database.
+        ordered: Iterable[Note] = notes.defer("embedding").order_by("layer", "key", "state", "id").iterator(
+            chunk_size=NOTES_PER_QUERY)
     else:
         ordered = sorted(notes, key=lambda n: (n.layer, n.key, n.state, str(n.id)))
     for note in ordered:

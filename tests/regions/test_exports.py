@@ -200,18 +200,41 @@ def test_R_MANAGE_4_purge_exports_deletes_expired_exports_and_orphan_objects(own
     assert "1 expired" in out.getvalue()
 
 
-def test_R_MANAGE_4_large_exports_stream_within_the_stated_bound(owner, eu_ws):
-    """5,000 notes of ~1 KB: the zip grows past nothing in memory but the spool's bound."""
-    notes = [Note(workspace_id=eu_ws.id, layer="workspace", scope="workspace", key=f"fact.{i:05d}",
-                  value=f"Fact number {i} " + "x" * 900, origin="person") for i in range(5000)]
-    Note.objects.using(eu_ws.db_alias).bulk_create(notes, batch_size=500)
-    from tempfile import SpooledTemporaryFile
+def test_R_MANAGE_4_large_exports_stream_within_the_stated_bound(owner, eu_ws, monkeypatch, capsys):
+    """3,000 notes of ~0.9 KB of poorly compressible text: with the spool's bound lowered to 1 MiB the
+    zip (about 2.7 MB) goes to disk and the export's peak Python memory stays a few MiB."""
+    import random
+    import string
+    import tracemalloc
 
+    from memories import export as export_module
+    from workspaces.capabilities import actor_for
+
+    rng = random.Random(4)
+    words = ["".join(rng.choices(string.ascii_lowercase, k=rng.randint(3, 9))) for _ in range(5000)]
+    notes = [Note(workspace_id=eu_ws.id, layer="workspace", scope="workspace", key=f"fact.{i:05d}",
+                  value=" ".join(rng.choices(words, k=120))[:900], origin="person") for i in range(3_000)]
+    Note.objects.using(eu_ws.db_alias).bulk_create(notes, batch_size=1000)
+    del notes
+    monkeypatch.setattr(export_module, "SPOOL_MAX_MEMORY", 1024 * 1024)
+    rolled = []
+    real_spool = export_module.SpooledTemporaryFile
+
+    def watched_spool(*args, **kwargs):
+        spool = real_spool(*args, **kwargs)
+        rolled.append(spool)
+        return spool
+
+    monkeypatch.setattr(export_module, "SpooledTemporaryFile", watched_spool)
     started = time.perf_counter()
-    with SpooledTemporaryFile(max_size=SPOOL_MAX_MEMORY) as spool:
-        summary = write_export_zip(workspace=eu_ws, notes=Note.objects.for_workspace(eu_ws), out=spool)
-        size = spool.tell()
+    tracemalloc.start()
+    export = export_module.memory_export_create(actor=actor_for(owner, eu_ws))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     elapsed = time.perf_counter() - started
-    assert summary.counts == {"workspace": 5000}
-    print(f"\nexport of 5000 notes: {size} bytes zipped in {elapsed:.2f} s")
-    assert elapsed < 30
+    assert export.counts == {"workspace": 3_000}
+    assert export.size > 2 * 1024 * 1024 and rolled[0]._rolled  # the zip went to disk, not memory
+    with capsys.disabled():
+        print(f"\nexport of 3000 notes: {export.size / 1e6:.1f} MB zip stored in {elapsed:.1f} s "
+              f"(traced), peak Python memory {peak / 1e6:.1f} MB with a 1 MiB spool bound")
+    assert peak < 12 * 1024 * 1024

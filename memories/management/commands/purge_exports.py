@@ -10,8 +10,9 @@ from datetime import timedelta
 
 from django.core.management import BaseCommand, CommandError
 
-from appenda.db.local import local_database_available
+from appenda.db.local import local_database_available, local_database_register
 from appenda.db.outage import is_region_outage, region_label
+from appenda.errors import DomainError
 from memories.export import exports_purge_expired
 from workspaces.models import Workspace
 
@@ -27,16 +28,20 @@ class Command(BaseCommand):
         rows = orphans = 0
         failed: dict[str, str] = {}
         for workspace in Workspace.objects.order_by("region", "created_at").iterator():
-            where = region_label(workspace)
+            # A region is skipped whole once it failed; a local file only by itself.
+            where = f"local workspace {workspace.name}" if workspace.kind == Workspace.Kind.LOCAL \
+                else region_label(workspace)
             if where in failed:
                 continue
             if workspace.kind == Workspace.Kind.LOCAL and not local_database_available(workspace):
                 continue  # its file lives on another computer
             try:
+                if workspace.kind == Workspace.Kind.LOCAL:
+                    local_database_register(workspace)
                 outcome = exports_purge_expired(workspace=workspace, orphan_age=timedelta(minutes=orphan_age_minutes))
             except Exception as exc:
-                if not is_region_outage(exc):
-                    raise
+                if not is_region_outage(exc) and not isinstance(exc, DomainError):
+                    raise  # a bug, not an outage: let cron report the traceback
                 failed[where] = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 self.stderr.write(f"{where}: cannot be reached ({failed[where]}); skipped")
                 continue
