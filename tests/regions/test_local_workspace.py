@@ -15,7 +15,7 @@ from tests.factories import ALL_DATABASES, make_table, token_client, url
 from tests.memories.helpers import context_keys, person_save, start_turn, tool_save, tool_search
 from workspaces.models import Workspace
 
-sqlcipher3 = pytest.importorskip("sqlcipher3", reason="local workspaces need sqlcipher3-binary (SQLCipher)")
+import sqlcipher3  # noqa: E402 - a dependency (sqlcipher3-binary): a missing one must fail, not skip
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
