@@ -54,6 +54,9 @@ class Note(RegionModel):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     trashed_at = models.DateTimeField(null=True)
+    # The text the note is searched by (split key + value) and the vector computed from it
+    # (memories.search.vectors); a vector whose search_text no longer matches is ignored.
+    search_text = models.TextField(default="", db_default="", blank=True)
     embedding = models.BinaryField(null=True)
 
     class Meta:
