@@ -55,6 +55,8 @@ def error_response(request, error: DomainError, fallback: str):
         return toast_trigger(response, error.detail, kind="error")
     if error.status == 403:
         return render(request, "403.html", {"detail": error.detail}, status=403)
+    if request.method == "GET":  # going back could ask for this very page again
+        return render(request, "webapp/error.html", {"error": error}, status=error.status)
     toast(request, error.detail, kind="error")
     return redirect(back_url(request, fallback))
 

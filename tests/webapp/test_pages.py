@@ -172,6 +172,19 @@ def test_htmx_search_returns_only_the_list_and_the_tab_counts(world, login):
     assert "<html" not in response.text and "pref.tone" in notes_list(response.text)
 
 
+def test_R_REGION_3_a_region_that_is_down_answers_503_with_a_sentence_never_a_redirect_loop(world, login, monkeypatch):
+    from appenda.errors import RegionUnavailable
+    from webapp.views import memory as memory_views
+
+    def region_down(actor):
+        raise RegionUnavailable("The eu region is not answering; try again in a minute.")
+
+    monkeypatch.setattr(memory_views, "memory_tabs", region_down)
+    response = login(world.owner).get(memory_url(world))
+    assert response.status_code == 503 and "The eu region is not answering" in response.text
+    assert "region_unavailable" in response.text
+
+
 # --- Actions ---------------------------------------------------------------------------------
 
 def test_R_MANAGE_1_pin_edit_delete_go_through_the_services(world, login):
