@@ -424,6 +424,18 @@ def test_playground_turn_read_save_is_held_then_refused_secret_then_search(world
     assert "team.date_format" in found.text and "churn" not in found.text  # held notes are never recalled
 
 
+def test_R_TAINT_3_playground_as_my_bot_in_a_routine_run_holds_the_save(world, login):
+    client = login(world.owner)
+    base = f"/w/{world.ws.slug}/playground/"
+    started = client.post(base + "turn/", {"bot": str(world.bot.id), "kind": "routine"})
+    assert "Bot <strong>Report bot</strong> (memory: mine and its own)" in started.text
+    turn_id = re.search(r'name="turn" value="([0-9a-f-]+)"', started.text).group(1)
+    saved = client.post(base + "save/", {"turn": turn_id, "key": "report.day", "value": "Reports go out on Mondays."})
+    assert "Waiting for you to keep it" in saved.text and "saved in a routine run" in saved.text
+    note = Note.objects.for_workspace(world.ws).get(key="report.day")
+    assert (note.layer, note.bot_id, note.state) == ("bot", world.bot.id, "held")
+
+
 def test_R_RECALL_5_playground_context_says_memory_is_off(world, login):
     Workspace.objects.filter(pk=world.ws.pk).update(memory_enabled=False)
     started = login(world.owner).post(f"/w/{world.ws.slug}/playground/turn/", {"kind": "chat"})

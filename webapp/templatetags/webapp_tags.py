@@ -13,6 +13,9 @@ from workspaces.capabilities import is_instance_admin as _is_instance_admin
 
 register = template.Library()
 
+# A bot's memory choice in the reference page's words (R-AGENT-1); None is a bot saved before the choice.
+BOT_MEMORY_LABELS = {"mine_and_own": "mine and its own", "own": "its own only", "mine": "mine", "none": "none",
+                     None: "as before"}
 LAYER_LABELS = {"mine": "Mine", "workspace": "Workspace", "bot": "Bot", "instance": "Instance rule",
                 "conversation": "Conversation"}
 
@@ -31,6 +34,11 @@ def instance_admin(context) -> bool:
 @register.filter
 def can(actor, capability: str) -> bool:
     return bool(actor and actor.can(capability))
+
+
+@register.filter
+def bot_memory_label(memory) -> str:
+    return BOT_MEMORY_LABELS.get(memory or None, str(memory))
 
 
 @register.filter
