@@ -1,0 +1,156 @@
+"""The lexical signal of note search: BM25 with OR semantics, keys split into words, stemming,
+and partial words and typos matched against the words of the notes being searched.
+
+One interface for both engines (PostgreSQL and the embedded SQLite default): a note's terms are
+computed in Python from its key and value (``note_terms``) and scored over the candidate notes
+of one search (``lexical_scores``). The search study of issue 9 and the measurements in
+``benchmarks/bench_search_service.py`` decided this over the databases' own full-text indexes
+(PostgreSQL ``tsvector``/``pg_trgm``, SQLite FTS5):
+
+* a turn reads at most about a thousand notes, and the search must read all of them anyway for
+  the semantic signal; scoring their (cached) terms in Python costs less than the extra query a
+  database-side rank needs;
+* ``ts_rank_cd`` and FTS5's ``bm25()`` rank differently, so the two engines would not give the
+  same order for the same notes (issue 9 asks that they do); one scorer in Python does;
+* the fusion weights of ``memories.search.fusion`` were chosen on this kind of BM25;
+* the terms are derived from the row's current text at read time, so no trigger, generated
+  column or index can be stale (a migration that rebuilds the SQLite table drops triggers).
+
+Partial words and typos: a query word that no candidate note contains is matched against the
+candidates' words that start with it (``emoj`` → ``emoji``) or are one edit away from it
+(``emjoi`` → ``emoji``, symmetric-delete lookup), at a discount. Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from memories.search.embedding import note_text
+from memories.search.lexical import terms
+
+K1 = 1.2
+B = 0.75
+#: A query word matched only as the beginning of a note's word counts this much of a full match.
+PREFIX_DISCOUNT = 0.8
+#: A query word matched only with one typo counts this much of a full match.
+TYPO_DISCOUNT = 0.6
+#: Shorter words match too much by prefix or by one edit.
+MIN_PREFIX_LENGTH = 3
+MIN_TYPO_LENGTH = 5
+#: At most this many note words stand in for one unmatched query word.
+MAX_EXPANSIONS = 8
+
+
+def index_text(key: str, value: str) -> str:
+    """The text a note is searched by: its key split into words (``pref.replyTone`` → ``pref reply
+    Tone``), a colon, its value. Also the text its vector is computed from, and kept on the row
+    as ``Note.search_text`` so a stored vector can be checked against the note's current text."""
+    return note_text(key, value)
+
+
+@dataclass(frozen=True, slots=True)
+class NoteTerms:
+    counts: dict[str, int]
+    length: int
+
+
+def note_terms(key: str, value: str) -> NoteTerms:
+    words = terms(index_text(key, value))
+    return NoteTerms(dict(Counter(words)), len(words))
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+class WordIndex:
+    """The words of a set of notes by prefix and by one-letter deletion: which of them a query
+    word not found as such may be the beginning of, or a typo of."""
+
+    def __init__(self, words: Iterable[str]):
+        self._words = set(words)
+        self._by_prefix: dict[str, set[str]] = {}
+        self._by_deletion: dict[str, set[str]] = {}
+        for word in self._words:
+            for end in range(MIN_PREFIX_LENGTH, len(word)):
+                self._by_prefix.setdefault(word[:end], set()).add(word)
+            if len(word) >= MIN_TYPO_LENGTH - 1:
+                for deleted in _deletions(word):
+                    self._by_deletion.setdefault(deleted, set()).add(word)
+
+    def near(self, word: str) -> list[tuple[str, float]]:
+        """Words that ``word`` may be the beginning of, or a typo of, with their discounts."""
+        found: dict[str, float] = {}
+        if len(word) >= MIN_PREFIX_LENGTH:
+            for other in self._by_prefix.get(word, ()):
+                found[other] = PREFIX_DISCOUNT
+        if len(word) >= MIN_TYPO_LENGTH:
+            typos = set(self._by_deletion.get(word, ()))  # one letter missing from the query
+            for deleted in _deletions(word):
+                if deleted in self._words:  # one letter too many in the query
+                    typos.add(deleted)
+                typos.update(self._by_deletion.get(deleted, ()))  # one letter changed or swapped
+            for other in typos:
+                if other != word and abs(len(other) - len(word)) <= 1:
+                    found.setdefault(other, TYPO_DISCOUNT)
+        return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:MAX_EXPANSIONS]
+
+
+def query_terms(query: str) -> list[str]:
+    return sorted(set(terms(query)))
+
+
+class LexicalIndex:
+    """BM25 over one search's candidate notes (OR of the query's terms).
+
+    Statistics (document frequency, average length) are those of the candidates: the notes this
+    search may return, never notes of other scopes. Built once per set of candidates and reused
+    while that set does not change; a query costs the postings of its own terms.
+    """
+
+    def __init__(self, documents: Sequence[NoteTerms]):
+        self.n = len(documents)
+        average = (sum(doc.length for doc in documents) / self.n if self.n else 0.0) or 1.0
+        self._norm = [K1 * (1 - B + B * doc.length / average) for doc in documents]
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        for position, doc in enumerate(documents):
+            for term, count in doc.counts.items():
+                self._postings.setdefault(term, []).append((position, count))
+        self._words: WordIndex | None = None
+
+    def _near(self, term: str) -> list[tuple[str, float]]:
+        if self._words is None:  # built on the first query that needs it
+            self._words = WordIndex(self._postings)
+        return self._words.near(term)
+
+    def scores(self, query: str) -> dict[int, float]:
+        """{position of a candidate: BM25 score} for the candidates matching at least one term.
+
+        A query word found in no candidate is replaced by the candidates' words it is a prefix
+        or a one-letter typo of, at a discount.
+        """
+        weights: dict[str, float] = {}
+        for term in query_terms(query):
+            if term in self._postings:
+                weights[term] = 1.0
+                continue
+            for other, discount in self._near(term):
+                if discount > weights.get(other, 0.0):
+                    weights[other] = discount
+        found: dict[int, float] = {}
+        n, norm = self.n, self._norm
+        for term, weight in weights.items():
+            postings = self._postings[term]
+            idf = weight * math.log(1 + (n - len(postings) + 0.5) / (len(postings) + 0.5))
+            for position, count in postings:
+                found[position] = found.get(position, 0.0) + idf * count * (K1 + 1) / (count + norm[position])
+        return found
+
+
+def lexical_scores(documents: Sequence[NoteTerms], query: str) -> list[float]:
+    """BM25 of each document for ``query``; 0.0 where nothing matched."""
+    found = LexicalIndex(documents).scores(query)
+    return [found.get(position, 0.0) for position in range(len(documents))]

@@ -1,0 +1,264 @@
+"""Ranking of the notes one search may return: lexical (``fulltext``) and semantic (cosine of
+stored note vectors with the query's vector), fused with ``memories.search.fusion.fuse``.
+
+The caller passes the queryset of notes the turn (or the person) may read; this module never
+widens it: it reads those rows' ids and only then the text and vectors of the ones it has not
+seen, so a held, trashed, expired or invisible note is never a candidate, whatever its vector.
+
+Two caches per process, both checked against the database on every search:
+
+* each note's terms and vector, by (database, id, updated_at): every save bumps ``updated_at``,
+  so a changed note is read again, and a search reads two small columns per note instead of a
+  thousand texts and 768-byte vectors;
+* each set of candidates (the exact list of (id, updated_at) the search just read) with its
+  vector matrix and BM25 postings, so a repeated search over an unchanged set costs one small
+  query, the query's embedding and a matrix-vector product.
+
+The final order is computed here in Python from signals that do not depend on the database
+engine (the note's text, its stored float16 vector), over candidates in id order, so the
+embedded SQLite default and PostgreSQL rank the same notes the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.db import connections
+
+from memories.search import vectors
+from memories.search.fulltext import LexicalIndex, NoteTerms, note_terms
+from memories.search.fusion import DEFAULT_WEIGHTS, fuse
+
+HYBRID = "hybrid"
+LEXICAL = "lexical"
+_MISS_BATCH = 500
+#: A note cached without a usable vector is read again after this long (``embed_notes`` fills
+#: vectors without bumping ``updated_at``).
+VECTOR_RECHECK_SECONDS = 60.0
+#: Notes handed to ``fuse`` besides the lexical matches: the best by cosine (and the worst,
+#: which fixes the min-max normalisation). The others cannot reach the top ``limit``.
+SEMANTIC_SHORTLIST = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """What ranking needs of a note, and what a search result shows of it, as read from its row
+    at one ``updated_at`` (every field here changes only through ``save()``, which bumps it)."""
+
+    id: str
+    key: str
+    value: str
+    layer: str
+    pinned: bool
+    subject_kind: str | None
+    subject_id: str | None
+    terms: NoteTerms
+    vector: np.ndarray | None
+    read_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraCandidate:
+    """A searchable text that is not a note row (an instance rule), ranked with the notes."""
+
+    id: str
+    key: str
+    value: str
+    layer: str = "instance"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    found: list[tuple[Signals, float]]  # best first
+    ranking: str  # "hybrid" or "lexical"
+
+    @property
+    def scores(self) -> list[tuple[str, float]]:
+        return [(signals.id, score) for signals, score in self.found]
+
+
+class BoundedCache:
+    """A dict that forgets its oldest entries beyond ``capacity`` (thread-safe writes)."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        return self._items.get(key)
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+NOTE_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_NOTES", "50000")))
+SET_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SETS", "64")))
+
+
+def caches_clear() -> None:
+    NOTE_CACHE.clear()
+    SET_CACHE.clear()
+
+
+@dataclass
+class CandidateSet:
+    signals: list[Signals]  # in id order, then the extras
+    ids: list[str] = field(init=False)
+    by_id: dict[str, Signals] = field(init=False)
+    with_vector: np.ndarray = field(init=False)  # positions of the candidates that have a vector
+    matrix: np.ndarray = field(init=False)  # their vectors, one row each
+    row_of: np.ndarray = field(init=False)  # each candidate's row in ``matrix``, or -1
+    lexicon: LexicalIndex = field(init=False)
+    built_at: float = field(init=False)
+
+    def __post_init__(self):
+        self.ids = [s.id for s in self.signals]
+        self.by_id = dict(zip(self.ids, self.signals))
+        positions = [i for i, s in enumerate(self.signals) if s.vector is not None]
+        self.with_vector = np.array(positions, dtype=np.int64)
+        self.row_of = np.full(len(self.signals), -1, dtype=np.int64)
+        self.row_of[self.with_vector] = np.arange(len(positions))
+        self.built_at = time.monotonic()
+        self.matrix = (np.stack([self.signals[i].vector for i in positions]) if positions
+                       else np.zeros((0, 1), dtype=np.float32))
+        self.lexicon = LexicalIndex([s.terms for s in self.signals])
+
+
+def _raw_rows(queryset, *fields: str) -> list[tuple]:
+    """Rows of ``fields`` as the database driver returns them (no model or field conversion):
+    a thousand ids read this way cost a fraction of the ORM's per-row work."""
+    sql, params = queryset.values_list(*fields).query.sql_with_params()
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _note_id(raw) -> str:
+    return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
+
+
+_COLUMNS = ("id", "updated_at", "key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
+            "embedding")
+
+
+def _signals(note_id: str, key: str, value: str, layer: str, pinned, subject_kind, subject_id, search_text,
+             embedding) -> Signals:
+    return Signals(note_id, key, value, layer, bool(pinned), subject_kind, subject_id, note_terms(key, value),
+                   vectors.stored_vector(key, value, search_text, embedding), time.monotonic())
+
+
+def _read_misses(notes, alias: str, missing: list[tuple]) -> dict:
+    """Signals of the notes not in the cache, read from the same (visible) queryset."""
+    read = {}
+    for start in range(0, len(missing), _MISS_BATCH):
+        batch = [raw_id for raw_id, _ in missing[start:start + _MISS_BATCH]]
+        for raw_id, updated_at, *fields in _raw_rows(notes.filter(id__in=batch), *_COLUMNS):
+            signals = _signals(_note_id(raw_id), *fields)
+            NOTE_CACHE.put((alias, raw_id, updated_at), signals)
+            read[raw_id] = signals
+    return read
+
+
+def _note_signals(notes, alias: str, rows: list[tuple]) -> list[Signals]:
+    found = [NOTE_CACHE.get((alias, raw_id, updated_at)) for raw_id, updated_at in rows]
+    stale_before = time.monotonic() - VECTOR_RECHECK_SECONDS
+    missing, have_model = [], None
+    for row, hit in zip(rows, found):
+        if hit is None:
+            missing.append(row)
+        elif hit.vector is None and hit.read_at < stale_before:
+            if have_model is None:
+                have_model = vectors.embedder() is not None
+            if have_model:
+                missing.append(row)
+    if not missing:
+        return found
+    read = _read_misses(notes, alias, missing)
+    # A note changed or removed between the two reads is taken as read, or left out.
+    return [read.get(row[0], hit) for row, hit in zip(rows, found) if row[0] in read or hit is not None]
+
+
+def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
+    """Signals of texts that are not note rows (instance rules): cached by their text, with
+    their vector computed on first use (there are few, and they change rarely)."""
+    out = []
+    for extra in extras:
+        key = ("extra", extra.id, extra.key, extra.value)
+        hit = NOTE_CACHE.get(key)
+        if hit is None or (hit.vector is None and vectors.embedder() is not None):
+            embedding = vectors.embedding_for(extra.key, extra.value)
+            hit = _signals(extra.id, extra.key, extra.value, extra.layer, True, None, None,
+                           vectors.index_text(extra.key, extra.value), embedding)
+            NOTE_CACHE.put(key, hit)
+        out.append(hit)
+    return out
+
+
+def candidate_set(notes, extras: Sequence[ExtraCandidate] = ()) -> CandidateSet:
+    """Every note of the ``notes`` queryset (in id order: the same order on every engine) and
+    the ``extras``, with what ranking them needs."""
+    alias = notes.db
+    rows = _raw_rows(notes.order_by("id"), "id", "updated_at")
+    set_key = (alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras))
+    cached = SET_CACHE.get(set_key)
+    if cached is not None and (len(cached.with_vector) == len(cached.signals)
+                               or cached.built_at >= time.monotonic() - VECTOR_RECHECK_SECONDS
+                               or vectors.embedder() is None):
+        return cached
+    built = CandidateSet(_note_signals(notes, alias, rows) + _extra_signals(extras))
+    SET_CACHE.put(set_key, built)
+    return built
+
+
+def rank(candidates: CandidateSet, query: str, limit: int) -> Ranking:
+    """The best ``limit`` candidates for ``query``; lexical only while the model is missing."""
+    if not candidates.signals:
+        return Ranking([], HYBRID if vectors.embedder() is not None else LEXICAL)
+    lexical = candidates.lexicon.scores(query)
+    query_vec = vectors.query_vector(query)
+    ids = candidates.ids
+    if query_vec is None:
+        signals = candidates.signals
+        best = sorted((-score, signals[i].key, ids[i]) for i, score in lexical.items() if score > 0)[:limit]
+        return Ranking([(candidates.by_id[note_id], -negative) for negative, _, note_id in best], LEXICAL)
+    semantic = {}
+    if len(candidates.with_vector):
+        similarities = candidates.matrix @ query_vec
+        shortlist = max(SEMANTIC_SHORTLIST, limit)
+        if len(similarities) > shortlist + 1:
+            # Exactly the order ``fuse`` gives over every candidate, for the first ``limit``:
+            # the notes left out match no query word and have a lower cosine than ``shortlist``
+            # others, and the best and the worst cosine (the normalisation) are kept.
+            rows = candidates.row_of[list(lexical)] if lexical else np.zeros(0, dtype=np.int64)
+            kept = np.union1d(np.argpartition(-similarities, shortlist)[:shortlist],
+                              np.append(rows[rows >= 0], int(np.argmin(similarities))))
+        else:
+            kept = np.arange(len(similarities))
+        positions = candidates.with_vector
+        semantic = {ids[positions[j]]: float(similarities[j]) for j in kept.tolist()}
+    matched = {ids[i]: score for i, score in sorted(lexical.items()) if score > 0}
+    fused = fuse(matched, semantic, DEFAULT_WEIGHTS)[:limit]
+    return Ranking([(candidates.by_id[note_id], score) for note_id, score in fused], HYBRID)
+
+
+def search(notes, query: str, limit: int, *, extras: Sequence[ExtraCandidate] = ()) -> Ranking:
+    """Rank the notes of the ``notes`` queryset (the caller's visible set) and ``extras``."""
+    return rank(candidate_set(notes, extras), query, limit)

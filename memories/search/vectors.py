@@ -1,0 +1,87 @@
+"""Note vectors: where the embedding model lives, and the vector stored with each note.
+
+A note's vector is computed when its text is written (``note_index_fields`` at save and edit,
+``embed_notes`` for older notes) and stored in ``Note.embedding`` next to ``Note.search_text``,
+the text it was computed from. A vector is used only while ``search_text`` still matches the
+note's key and value: a write path that changes the text without recomputing it (an undo, a
+restore) leaves a vector that search ignores — that note ranks by its words alone until
+``python manage.py embed_notes`` recomputes it.
+
+The model is the all-MiniLM-L6-v2 int8 ONNX export of ``memories.search.embedding``, read from
+``APPENDA_DATA_DIR/models/minilm`` (``python manage.py prepare_search_model`` writes it; the
+variable ``APPENDA_MODEL_DIR`` points elsewhere). Nothing is downloaded at run time; while the
+model is missing every function here returns None and search ranks lexically.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+from django.conf import settings
+
+from memories.search.embedding import Embedder, get_embedder, vector_from_bytes, vector_to_bytes
+from memories.search.fulltext import index_text
+
+logger = logging.getLogger(__name__)
+
+
+def model_dir() -> Path:
+    configured = os.environ.get("APPENDA_MODEL_DIR")
+    return Path(configured) if configured else Path(settings.APPENDA_DATA_DIR) / "models" / "minilm"
+
+
+def embedder() -> Embedder | None:
+    """The process's embedding model, or None while it is not prepared (or cannot load)."""
+    try:
+        return get_embedder(model_dir())
+    except Exception:  # search and saves must work without the model, whatever went wrong
+        logger.exception("The embedding model could not be loaded; search ranks by words only.")
+        return None
+
+
+def embedding_for(key: str, value: str) -> bytes | None:
+    """The vector to store for a note with this text (float16 bytes), or None without a model."""
+    model = embedder()
+    if model is None:
+        return None
+    try:
+        return vector_to_bytes(model.embed_note(key, value))
+    except Exception:
+        logger.exception("Embedding a note failed; it is saved without a vector and found by its words.")
+        return None
+
+
+def note_index_fields(key: str, value: str) -> dict:
+    """The search fields of a note with this text: set them wherever key or value is written."""
+    return {"search_text": index_text(key, value), "embedding": embedding_for(key, value)}
+
+
+def note_index_set(note) -> None:
+    """Recompute ``note``'s search fields from its current key and value (the caller saves it)."""
+    for name, field_value in note_index_fields(note.key, note.value).items():
+        setattr(note, name, field_value)
+
+
+def stored_vector(key: str, value: str, search_text: str | None, embedding) -> np.ndarray | None:
+    """The note's stored vector as a float32 unit vector, or None if it is missing or was
+    computed from text the note no longer has."""
+    if embedding is None or search_text != index_text(key, value):
+        return None
+    try:
+        return vector_from_bytes(bytes(embedding))
+    except ValueError:
+        return None
+
+
+def query_vector(query: str) -> np.ndarray | None:
+    model = embedder()
+    if model is None:
+        return None
+    try:
+        return model.embed_one(query)
+    except Exception:
+        logger.exception("Embedding a query failed; this search ranks by words only.")
+        return None
