@@ -28,6 +28,7 @@ from memories.scopes import (
     memory_off_level,
     person_settings,
 )
+from memories.search.vectors import note_index_fields, note_index_set
 from memories.selectors import member_notes_blind, memory_get_visible
 from memories.turns import turn_bot, turn_for_actor, turn_sources
 from memories.validation import clean_note
@@ -183,6 +184,7 @@ def memory_save(
         raise Forbidden("A bot saves notes through a turn: POST …/turns/{turn}/memory_save/.", code="bot_needs_turn")
     findings = inspect_note(workspace=workspace, key=clean.key, value=clean.value,
                             subject_table=subject_info[2] if subject_info else None)
+    search_fields = note_index_fields(clean.key, clean.value)  # the vector, computed before any lock is taken
     alias = workspace.db_alias
     with transaction.atomic(using=alias):
         turn = bot = None
@@ -226,6 +228,7 @@ def memory_save(
         fields = {
             "key": clean.key,
             "value": clean.value,
+            **search_fields,
             "subject_kind": subject_info[0] if subject_info else None,
             "subject_id": subject_info[1] if subject_info else None,
             "pinned": pinned,
@@ -286,6 +289,7 @@ def memory_update(*, actor: Actor, note_id, value=None, pinned=None) -> tuple[No
                 code, detail = findings.refusal
                 raise DomainError(detail, code=code, **findings.refusal_fields)
             note.value = clean.value
+            note_index_set(note)
         if pinned is not None:
             note.pinned = pinned
             if value is None:
@@ -341,6 +345,7 @@ def held_note_activate(*, workspace, held: Note) -> tuple[Note, list]:
         before = note_snapshot(active)
         changes.append((held, note_snapshot(held), None))
         active.value, active.subject_kind, active.subject_id = held.value, held.subject_kind, held.subject_id
+        active.search_text, active.embedding = held.search_text, held.embedding
         active.pinned = active.pinned or held.pinned
         # A queryset delete keeps ``held.id`` for the change set (``held.delete()`` would clear it).
         Note.objects.for_workspace(workspace).filter(id=held.id).delete()
