@@ -18,7 +18,7 @@ from memories.models import Layer, Note, Turn
 from memories.policy import OFF_LEVEL_SENTENCES
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
 from memories.scopes import memory_off_level, person_settings, turn_read_filter
-from memories.search.lexical import bm25_scores, note_text
+from memories.search import hybrid
 from memories.selectors import live_notes
 from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
@@ -119,18 +119,27 @@ def turn_context(*, turn: Turn, workspace) -> dict:
             "left_out": left_out}
 
 
-def rank_notes(candidates: list[RecalledNote], query: str, limit: int) -> list[tuple[RecalledNote, float]]:
-    by_id = {n.id: n for n in candidates}
-    scores = bm25_scores(query, {n.id: note_text(n.key, n.value) for n in candidates})
-    ranked = sorted(scores.items(), key=lambda item: (-item[1], by_id[item[0]].key))
-    return [(by_id[note_id], round(score, 4)) for note_id, score in ranked[:limit]]
+def rank_notes(notes, query: str, limit: int, *, rules: list[RecalledNote] = ()
+               ) -> tuple[list[tuple[RecalledNote, float]], str]:
+    """The notes of ``notes`` (a queryset of what the caller may read, never widened) and the
+    instance ``rules`` best matching ``query``, best first with their scores, and how they were
+    ranked: ``"hybrid"`` (words and meaning), or ``"lexical"`` while the embedding model is
+    missing (memories.search.hybrid)."""
+    ranking = hybrid.search(notes, query, limit, extras=[hybrid.ExtraCandidate(r.id, r.key, r.value) for r in rules])
+    by_id = {r.id: r for r in rules}
+    found = []
+    for row, score in ranking.found:
+        subject = {"kind": row.subject_kind, "id": row.subject_id} if row.subject_kind else None
+        note = by_id.get(row.id) or RecalledNote(row.id, row.key, row.value, row.layer, row.pinned, subject)
+        found.append((note, round(score, 4)))
+    return found, ranking.ranking
 
 
 def rank_queryset(notes, query: str, limit: int) -> list[Note]:
     """The notes of a (visible) queryset best matching ``query``, best first: the web list's search."""
-    by_id = {str(n.id): n for n in notes}
-    ranked = rank_notes([_recalled(n) for n in by_id.values()], query, limit)
-    return [by_id[n.id] for n, _ in ranked]
+    ids = [note_id for note_id, _ in hybrid.search(notes, query, limit).scores]
+    by_id = {str(n.id): n for n in notes.filter(id__in=ids)}
+    return [by_id[i] for i in ids if i in by_id]
 
 
 def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, limit=10) -> dict:
@@ -152,12 +161,10 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
         if not isinstance(subject, dict) or not subject.get("kind") or not subject.get("id"):
             raise DomainError('A subject is {"kind": "table", "id": "…"}.', code="invalid_subject")
         notes = notes.filter(subject_kind=subject["kind"], subject_id=str(subject["id"]))
-    candidates = [_recalled(n) for n in notes.only("id", "key", "value", "layer", "pinned", "subject_kind", "subject_id")]
-    if layer in (None, "", Layer.INSTANCE) and not subject:
-        candidates += _rules()
-    ranked = rank_notes(candidates, query, limit)
+    rules = _rules() if layer in (None, "", Layer.INSTANCE) and not subject else []
+    ranked, ranking = rank_notes(notes, query, limit, rules=rules)
     found = [n for n, _ in ranked]
     text, boundary = render_block([encode_note(n.as_model_data()) for n in found],
                                   empty_sentence="No saved note matches this search.")
     return {"notes": [{**n.as_json(), "score": score} for n, score in ranked], "text": text, "boundary": boundary,
-            "ranking": "lexical"}
+            "ranking": ranking}
