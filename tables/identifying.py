@@ -22,8 +22,8 @@ tables.services inside the transaction of every record change):
   distinct values) in ``IdentifyingColumn``, so that a value identifies a record only when the
   column is mostly unique (a company name) and never when it is a category ("Shipped").
 
-Counts are kept with ``INSERT … ON CONFLICT DO UPDATE SET count = count + excluded.count`` (the
-same statement on PostgreSQL and SQLite), so several app processes adding and deleting records
+Counts are kept with ``INSERT … ON CONFLICT DO UPDATE SET count = count + excluded.count`` (an
+upsert PostgreSQL and SQLite both run), so several app processes adding and deleting records
 of one table at once keep them right: each phrase row is a counter that the database updates
 under its row lock; rows are written in one global order (column, digest) so two such
 transactions never wait on each other in a cycle; a row goes when its counts reach zero.
@@ -74,7 +74,14 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import connections, transaction
 
-from memories.refusals.phrases import DIGEST_SIZE, MAX_PHRASE_WORDS, phrases, word_tokens
+from memories.refusals.phrases import (
+    DIGEST_SIZE,
+    MAX_PHRASE_WORDS,
+    PHONE_KEEP_DIGITS,
+    PHONE_MIN_DIGITS,
+    phrases,
+    word_tokens,
+)
 
 INDEXED_KINDS = frozenset({"person", "email", "phone", "id", "text"})
 WHOLE_VALUE_KINDS = frozenset({"email", "phone", "id"})
@@ -190,9 +197,7 @@ _PLAIN_EMAIL = re.compile(
 _E164 = re.compile(r"\+[0-9]{7,15}")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 _LETTERS_AND_DIGITS = re.compile(r"[a-z][0-9]|[0-9][a-z]")
-_FEWEST_PHONE_DIGITS = 7
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
-_PHONE_KEPT_DIGITS = 9
 
 
 def cell_tokens(kind: str, value: str) -> list[str]:
@@ -213,7 +218,7 @@ def cell_tokens(kind: str, value: str) -> list[str]:
     """
     if value.isascii():
         lowered = value.lower()
-        if "@" not in value and len(value) - len(value.translate(_DROP_DIGITS)) < _FEWEST_PHONE_DIGITS:
+        if "@" not in value and len(value) - len(value.translate(_DROP_DIGITS)) < PHONE_MIN_DIGITS:
             if not _LETTERS_AND_DIGITS.search(lowered):
                 return [word for word in _NOT_ALNUM.split(lowered) if word]
         elif kind == "email":
@@ -221,7 +226,7 @@ def cell_tokens(kind: str, value: str) -> list[str]:
             if _PLAIN_EMAIL.fullmatch(stripped):
                 return [stripped]
         elif kind == "phone" and _E164.fullmatch(value):
-            return [value[1:][-_PHONE_KEPT_DIGITS:]]
+            return [value[1:][-PHONE_KEEP_DIGITS:]]
     return word_tokens(value)
 
 

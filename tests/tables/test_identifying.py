@@ -274,6 +274,24 @@ def test_R_SAVE_3_counts_stay_right_with_concurrent_writers(owner, eu_ws):
     assert ana.count == 8 * 3
 
 
+def test_R_SAVE_3_the_backfill_migration_indexes_tables_that_had_records(owner, eu_ws, people_table):
+    import importlib
+    from types import SimpleNamespace
+
+    from django.apps import apps
+
+    alias = eu_ws.db_alias
+    before = sorted((p.column_name, bytes(p.digest), p.count, p.part_count) for p in phrase_rows(people_table, alias))
+    phrase_rows(people_table, alias).delete()
+    IdentifyingColumn.objects.using(alias).filter(table_id=people_table.id).delete()
+    backfill = importlib.import_module("tables.migrations.0003_identifying_phrases_backfill")
+    backfill.build_indexes(apps, SimpleNamespace(connection=connections[alias]))
+    after = sorted((p.column_name, bytes(p.digest), p.count, p.part_count) for p in phrase_rows(people_table, alias))
+    assert after == before
+    response = save_about(token_client(owner), eu_ws, people_table, "Lunch with Ana López on Friday.")
+    assert response.status_code == 400 and response.json()["code"] == "names_person"
+
+
 def test_the_fast_hasher_gives_phrase_digest():
     digester = identifying._Digester()
     for phrase in ("ana lopez", "ana.lopez@example.com", "155550134", "ß", "emp 00017"):
