@@ -19,6 +19,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(PY) manage.py migrate_all
+	$(PY) manage.py prepare_search_model --optional
 	$(PY) manage.py load_demo
 	@echo ""
 	@echo "Appenda is starting at http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/api/v1/docs/)"
@@ -31,9 +32,11 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 test: $(STAMP) browser
+	$(PY) manage.py prepare_search_model
 	$(PY) -m infra.testenv -- $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
+	$(PY) manage.py prepare_search_model
 	$(PY) -m infra.testenv -- $(PY) -m benchmarks.run
 
 clean:
