@@ -16,13 +16,13 @@
 The default weights (semantic 0.95, lexical 0.05) come from a grid search on
 the dev split of ``benchmarks/data/paraphrase_queries.jsonl`` (lexical weight
 0 to 1 in steps of 0.05): the largest lexical weight whose dev recall@1 and
-recall@5 are within one point of the best.  On that benchmark lexical adds
-nothing (any weight above 0.1 costs recall: at 0.25, -2 points of recall@5
-and -6 of recall@1), because its queries never reuse the words of the
-note's value; a small weight is kept so exact matches on rare words (names,
+recall@5 are both within 5 of 600 queries of the best (less than a point).  On that benchmark lexical adds
+nothing (more weight costs recall: at 0.25, -1.5 points of recall@5 and -6
+of recall@1), because its queries never reuse the words of the note's
+value; a small weight is kept so exact matches on rare words (names,
 identifiers, table names) can still break near-ties between similar notes.
-Figures, dev / heldout recall@5: semantic alone 0.837 / 0.830, fused 0.833 /
-0.830, BM25 alone 0.248 / 0.247.  ``benchmarks/bench_search_ranking.py``
+Figures, dev / heldout recall@5: semantic alone 0.830 / 0.828, fused 0.827 /
+0.828, BM25 alone 0.250 / 0.247.  ``benchmarks/bench_search_ranking.py``
 prints them.  Because both signals are normalised per query, the weights
 carry over to another lexical scorer of the same shape (e.g. the database's
 full-text rank) roughly, not exactly: re-run the benchmark if it changes.
@@ -97,14 +97,14 @@ def fuse(
     else:
         lo, span = 0.0, 0.0
     flat = span <= 1e-12
-    sem_scale = ws / span if not flat else 0.0
+    inv_span = 1.0 / span if not flat else 0.0
 
     rows = []
     i = 0
     for k, s in semantic.items():
-        sn = ws if flat else (s - lo) * sem_scale
+        sn = 1.0 if flat else (s - lo) * inv_span
         lv = lexical.get(k)
-        rows.append((sn + (lv * lex_scale if lv and lv > 0 else 0.0), sn, -i, k))
+        rows.append((ws * sn + (lv * lex_scale if lv and lv > 0 else 0.0), sn, -i, k))
         i += 1
     for k, lv in lexical.items():
         if k not in semantic:
