@@ -28,7 +28,7 @@ from memories.scopes import (
     memory_off_level,
     person_settings,
 )
-from memories.search.vectors import note_index_fields, note_index_set
+from memories.search.vectors import note_index_fields_soon, note_index_set
 from memories.selectors import member_notes_blind, memory_get_visible
 from memories.turns import turn_bot, turn_for_actor, turn_sources
 from memories.validation import clean_note
@@ -178,13 +178,13 @@ def memory_save(
     if not isinstance(pinned, bool):
         raise DomainError("pin is true or false.", code="invalid_pin")
     clean = clean_note(key, value)
+    search_fields = note_index_fields_soon(clean.key, clean.value)  # the vector, while the detectors run
     workspace = actor.workspace
     subject_info = _subject(workspace, subject)
     if turn_id is None and actor.bot is not None:
         raise Forbidden("A bot saves notes through a turn: POST …/turns/{turn}/memory_save/.", code="bot_needs_turn")
     findings = inspect_note(workspace=workspace, key=clean.key, value=clean.value,
                             subject_table=subject_info[2] if subject_info else None)
-    search_fields = note_index_fields(clean.key, clean.value)  # the vector, computed before any lock is taken
     alias = workspace.db_alias
     with transaction.atomic(using=alias):
         turn = bot = None
@@ -228,7 +228,7 @@ def memory_save(
         fields = {
             "key": clean.key,
             "value": clean.value,
-            **search_fields,
+            **search_fields.result(),
             "subject_kind": subject_info[0] if subject_info else None,
             "subject_id": subject_info[1] if subject_info else None,
             "pinned": pinned,

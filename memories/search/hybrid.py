@@ -15,7 +15,7 @@ Two caches per process, both checked against the database on every search:
   query, the query's embedding and a matrix-vector product.
 
 The final order is computed here in Python from signals that do not depend on the database
-engine (the note's text, its stored float16 vector), over candidates in id order, so the
+engine (the note's text, its stored float16 vector), with ties broken by key then id, so the
 embedded SQLite default and PostgreSQL rank the same notes the same way.
 """
 
@@ -27,10 +27,13 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import numpy as np
 from django.db import connections
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
 from memories.search import vectors
 from memories.search.fulltext import LexicalIndex, NoteTerms, note_terms
@@ -120,7 +123,7 @@ def caches_clear() -> None:
 
 @dataclass
 class CandidateSet:
-    signals: list[Signals]  # in id order, then the extras
+    signals: list[Signals]  # sorted by (key, id): ties break the same way on every engine
     ids: list[str] = field(init=False)
     by_id: dict[str, Signals] = field(init=False)
     with_vector: np.ndarray = field(init=False)  # positions of the candidates that have a vector
@@ -130,6 +133,7 @@ class CandidateSet:
     built_at: float = field(init=False)
 
     def __post_init__(self):
+        self.signals = sorted(self.signals, key=lambda s: (s.key, s.id))
         self.ids = [s.id for s in self.signals]
         self.by_id = dict(zip(self.ids, self.signals))
         positions = [i for i, s in enumerate(self.signals) if s.vector is not None]
@@ -143,9 +147,14 @@ class CandidateSet:
 
 
 def _raw_rows(queryset, *fields: str) -> list[tuple]:
-    """Rows of ``fields`` as the database driver returns them (no model or field conversion):
-    a thousand ids read this way cost a fraction of the ORM's per-row work."""
-    sql, params = queryset.values_list(*fields).query.sql_with_params()
+    """(id, updated_at) as text, then ``fields``, as the database driver returns them.
+
+    No model or field conversion, and no uuid/timestamptz parsing in the driver: for a
+    thousand rows on PostgreSQL, psycopg's UUID and datetime loaders cost ~12 ms of CPU on the
+    benchmark machine, the same rows as text ~1.5 ms (benchmarks/bench_search_service.py).
+    """
+    texts = queryset.annotate(search_note_id=Cast("id", TextField()), search_version=Cast("updated_at", TextField()))
+    sql, params = texts.values_list("search_note_id", "search_version", *fields).query.sql_with_params()
     with connections[queryset.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -155,7 +164,7 @@ def _note_id(raw) -> str:
     return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
 
 
-_COLUMNS = ("id", "updated_at", "key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
+_COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
             "embedding")
 
 
@@ -171,6 +180,7 @@ def _read_misses(notes, alias: str, missing: list[tuple]) -> dict:
     for start in range(0, len(missing), _MISS_BATCH):
         batch = [raw_id for raw_id, _ in missing[start:start + _MISS_BATCH]]
         for raw_id, updated_at, *fields in _raw_rows(notes.filter(id__in=batch), *_COLUMNS):
+            # The read decides: a note changed since the ids were read is cached as it is now.
             signals = _signals(_note_id(raw_id), *fields)
             NOTE_CACHE.put((alias, raw_id, updated_at), signals)
             read[raw_id] = signals
@@ -213,10 +223,10 @@ def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
 
 
 def candidate_set(notes, extras: Sequence[ExtraCandidate] = ()) -> CandidateSet:
-    """Every note of the ``notes`` queryset (in id order: the same order on every engine) and
-    the ``extras``, with what ranking them needs."""
+    """Every note of the ``notes`` queryset and the ``extras``, with what ranking them needs;
+    the same set as the last search over the same rows is reused."""
     alias = notes.db
-    rows = _raw_rows(notes.order_by("id"), "id", "updated_at")
+    rows = _raw_rows(notes.order_by("id"))
     set_key = (alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras))
     cached = SET_CACHE.get(set_key)
     if cached is not None and (len(cached.with_vector) == len(cached.signals)
@@ -228,12 +238,16 @@ def candidate_set(notes, extras: Sequence[ExtraCandidate] = ()) -> CandidateSet:
     return built
 
 
-def rank(candidates: CandidateSet, query: str, limit: int) -> Ranking:
-    """The best ``limit`` candidates for ``query``; lexical only while the model is missing."""
+def rank(candidates: CandidateSet, query: str, limit: int, query_vec: Future | None = None) -> Ranking:
+    """The best ``limit`` candidates for ``query``; lexical only while the model is missing.
+    ``query_vec``: the query's vector being computed (``vectors.query_vector_soon``)."""
+    if query_vec is None:
+        query_vec = vectors.query_vector_soon(query)
     if not candidates.signals:
+        query_vec.cancel()
         return Ranking([], HYBRID if vectors.embedder() is not None else LEXICAL)
     lexical = candidates.lexicon.scores(query)
-    query_vec = vectors.query_vector(query)
+    query_vec = query_vec.result()
     ids = candidates.ids
     if query_vec is None:
         signals = candidates.signals
@@ -256,9 +270,12 @@ def rank(candidates: CandidateSet, query: str, limit: int) -> Ranking:
         semantic = {ids[positions[j]]: float(similarities[j]) for j in kept.tolist()}
     matched = {ids[i]: score for i, score in sorted(lexical.items()) if score > 0}
     fused = fuse(matched, semantic, DEFAULT_WEIGHTS)[:limit]
-    return Ranking([(candidates.by_id[note_id], score) for note_id, score in fused], HYBRID)
+    # No candidate with a vector yet (all saved before the model was prepared): words only.
+    return Ranking([(candidates.by_id[note_id], score) for note_id, score in fused], HYBRID if semantic else LEXICAL)
 
 
 def search(notes, query: str, limit: int, *, extras: Sequence[ExtraCandidate] = ()) -> Ranking:
-    """Rank the notes of the ``notes`` queryset (the caller's visible set) and ``extras``."""
-    return rank(candidate_set(notes, extras), query, limit)
+    """Rank the notes of the ``notes`` queryset (the caller's visible set) and ``extras``.
+    The query's vector is computed while the candidates are read."""
+    query_vec = vectors.query_vector_soon(query)
+    return rank(candidate_set(notes, extras), query, limit, query_vec)

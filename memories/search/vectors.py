@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +76,42 @@ def stored_vector(key: str, value: str, search_text: str | None, embedding) -> n
         return vector_from_bytes(bytes(embedding))
     except ValueError:
         return None
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """Threads that run the model while the caller reads the database or runs the detectors:
+    onnxruntime releases the GIL, so a query's or a note's embedding overlaps that work."""
+    global _POOL
+    if _POOL is None:
+        with _POOL_LOCK:
+            if _POOL is None:
+                _POOL = ThreadPoolExecutor(max_workers=int(os.environ.get("APPENDA_EMBEDDING_THREADS", "2")),
+                                           thread_name_prefix="appenda-embedding")
+    return _POOL
+
+
+def _done(value) -> Future:
+    future = Future()
+    future.set_result(value)
+    return future
+
+
+def note_index_fields_soon(key: str, value: str) -> Future:
+    """``note_index_fields`` computed in the background; ``.result()`` where the note is written."""
+    if embedder() is None:
+        return _done({"search_text": index_text(key, value), "embedding": None})
+    return _pool().submit(note_index_fields, key, value)
+
+
+def query_vector_soon(query: str) -> Future:
+    """``query_vector`` computed in the background; ``.result()`` when the candidates are read."""
+    if embedder() is None:
+        return _done(None)
+    return _pool().submit(query_vector, query)
 
 
 def query_vector(query: str) -> np.ndarray | None:
