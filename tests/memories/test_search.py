@@ -343,3 +343,20 @@ def test_R_RECALL_3_a_bot_turn_searches_only_what_the_bot_reads(search_model, ow
     stranger = make_user("stranger@example.com")
     assert token_client(stranger).post(url(eu_ws, f"turns/{turn['id']}/memory_search/"),
                                        {"query": "tone"}, format="json").status_code == 404
+
+
+def test_R_RECALL_3_a_note_neither_similar_nor_sharing_a_word_is_left_out():
+    import numpy as np
+
+    def note(number, key, value, direction):
+        vector = np.zeros(384, dtype=np.float32)
+        vector[direction] = 1.0
+        return hybrid.Signals(f"n{number}", key, value, "mine", False, None, None, note_terms(key, value), vector, 0.0)
+
+    candidates = hybrid.CandidateSet([note(1, "tone", "no emoji", 0), note(2, "deploy.day", "never on Fridays", 1),
+                                      note(3, "orders.amount", "in cents", 1)])
+    query = np.zeros(384, dtype=np.float32)
+    query[0] = 1.0
+    found = hybrid.rank(candidates, "cents please", 10, vectors._done(query))
+    assert found.ranking == "hybrid"
+    assert [s.key for s, _ in found.found] == ["tone", "orders.amount"]  # similar; shares "cents"
