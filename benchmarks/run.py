@@ -17,6 +17,8 @@ BENCHMARKS = [
     ("Secret detection: precision, recall, time per note", "benchmarks.bench_secrets"),
     ("Table people and records: lookup time at 1k / 100k / 1M records", "benchmarks.bench_refusals"),
     ("Search ranking: lexical, semantic, hybrid on paraphrases", "benchmarks.bench_search_ranking"),
+    ("Search service: memory_search over 1,000 readable notes, saves with the embedding",
+     "benchmarks.bench_search_service"),
 ]
 
 
