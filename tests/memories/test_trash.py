@@ -73,8 +73,10 @@ def test_R_MANAGE_4_forget_then_nothing_recalled_then_restore_then_recalled_agai
     assert response.status_code == 200 and response.json()["trashed"] == 2
     assert response.json()["change"]["action"] == "forget"
     assert context_keys(start_turn(client, eu_ws)) == {"team.fact"}  # only the caller's own notes go
-    assert search_keys(client, eu_ws, "metric units reports") == set()
-    assert search_keys(client, eu_ws, "replies short") == set()
+    # Search ranks by meaning too, so other notes may come back; the forgotten ones never do.
+    forgotten = {"pref.units", "pref.tone"}
+    assert not forgotten & search_keys(client, eu_ws, "metric units reports")
+    assert not forgotten & search_keys(client, eu_ws, "replies short")
     assert listed_keys(client, eu_ws) == {"team.fact"}
     assert listed_keys(client, eu_ws, q="metric units") == set()
     trash = client.get(url(eu_ws, "memories/trash/")).json()
@@ -84,7 +86,7 @@ def test_R_MANAGE_4_forget_then_nothing_recalled_then_restore_then_recalled_agai
     restored = client.post(url(eu_ws, "memories/trash/restore/"))
     assert restored.status_code == 200 and restored.json()["restored"] == 2
     assert {"pref.units", "pref.tone", "team.fact"} == context_keys(start_turn(client, eu_ws))
-    assert search_keys(client, eu_ws, "metric units reports") == {"pref.units"}
+    assert "pref.units" in search_keys(client, eu_ws, "metric units reports")
     assert client.get(url(eu_ws, "memories/trash/")).json()["count"] == 0
     actions = [c.action for c in ChangeSet.objects.for_workspace(eu_ws).order_by("created_at")]
     assert actions[-2:] == ["forget", "restore"]
