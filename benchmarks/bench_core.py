@@ -16,8 +16,8 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
+from benchmarks.databases import prepare_bench_databases
 from benchmarks.stats import fmt, summary_ms, timed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,27 +27,8 @@ WORDS = ("report chart table order customer invoice amount region revenue churn 
 BENCH_DB = "appenda_bench"
 
 
-def _with_db(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
 def prepare_databases() -> None:
-    import psycopg
-
-    base = os.environ.get("DATABASE_URL")
-    if not base or not base.startswith("postgres"):
-        raise SystemExit("bench_core needs DATABASE_URL pointing at PostgreSQL; run it through `make bench`.")
-    names = [BENCH_DB, f"{BENCH_DB}_region_eu", f"{BENCH_DB}_region_us"]
-    with psycopg.connect(_with_db(base, "postgres"), autocommit=True) as conn:
-        for name in names:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = _with_db(base, BENCH_DB)
-    os.environ["REGION_EU_DATABASE_URL"] = _with_db(base, names[1])
-    os.environ["REGION_US_DATABASE_URL"] = _with_db(base, names[2])
-    os.environ["DJANGO_SETTINGS_MODULE"] = "appenda.settings.test"
-    os.environ.setdefault("APPENDA_DATA_DIR", str(ROOT / "var" / "bench"))
+    prepare_bench_databases(BENCH_DB, bench="bench_core")
 
 
 def sentence(rng: random.Random, n: int) -> str:

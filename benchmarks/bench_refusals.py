@@ -24,7 +24,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.bench_core import _with_db
+from benchmarks.databases import prepare_bench_databases
 from benchmarks.stats import fmt, summary_ms, timed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,21 +48,7 @@ NAMING_TEMPLATES = [
 
 
 def prepare_databases() -> None:
-    import psycopg
-
-    base = os.environ.get("DATABASE_URL")
-    if not base or not base.startswith("postgres"):
-        raise SystemExit("bench_refusals needs DATABASE_URL pointing at PostgreSQL; run it through `make bench`.")
-    names = [BENCH_DB, f"{BENCH_DB}_region_eu", f"{BENCH_DB}_region_us"]
-    with psycopg.connect(_with_db(base, "postgres"), autocommit=True) as conn:
-        for name in names:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = _with_db(base, BENCH_DB)
-    os.environ["REGION_EU_DATABASE_URL"] = _with_db(base, names[1])
-    os.environ["REGION_US_DATABASE_URL"] = _with_db(base, names[2])
-    os.environ["DJANGO_SETTINGS_MODULE"] = "appenda.settings.test"
-    os.environ.setdefault("APPENDA_DATA_DIR", str(ROOT / "var" / "bench-refusals"))
+    prepare_bench_databases(BENCH_DB, bench="bench-refusals")
 
 
 class PeopleGenerator:

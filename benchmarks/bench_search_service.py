@@ -34,7 +34,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.bench_core import _with_db
+from benchmarks.databases import with_db as _with_db
 from benchmarks.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent

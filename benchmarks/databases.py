@@ -1,0 +1,34 @@
+"""Fresh PostgreSQL databases for a benchmark: a control database and one per region, on the
+server DATABASE_URL names (`make bench` starts a throwaway one), wired into Django's settings."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def with_db(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def prepare_bench_databases(db_name: str, *, bench: str) -> None:
+    """Drops and creates ``db_name`` and its two region databases, and points Django at them."""
+    import psycopg
+
+    base = os.environ.get("DATABASE_URL")
+    if not base or not base.startswith("postgres"):
+        raise SystemExit(f"{bench} needs DATABASE_URL pointing at PostgreSQL; run it through `make bench`.")
+    names = [db_name, f"{db_name}_region_eu", f"{db_name}_region_us"]
+    with psycopg.connect(with_db(base, "postgres"), autocommit=True) as conn:
+        for name in names:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = with_db(base, db_name)
+    os.environ["REGION_EU_DATABASE_URL"] = with_db(base, names[1])
+    os.environ["REGION_US_DATABASE_URL"] = with_db(base, names[2])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "appenda.settings.test"
+    os.environ.setdefault("APPENDA_DATA_DIR", str(ROOT / "var" / bench))
