@@ -34,7 +34,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.databases import with_db as _with_db
+from benchmarks.databases import prepare_bench_databases
 from benchmarks.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,18 +52,7 @@ N_SAVES = int(os.environ.get("BENCH_SEARCH_SAVES", "200"))
 # --- setup ------------------------------------------------------------------------------------
 
 def prepare_postgres() -> None:
-    import psycopg
-
-    base = os.environ["DATABASE_URL"]
-    names = [BENCH_DB, f"{BENCH_DB}_region_eu", f"{BENCH_DB}_region_us"]
-    with psycopg.connect(_with_db(base, "postgres"), autocommit=True) as conn:
-        for name in names:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = _with_db(base, BENCH_DB)
-    os.environ["REGION_EU_DATABASE_URL"] = _with_db(base, names[1])
-    os.environ["REGION_US_DATABASE_URL"] = _with_db(base, names[2])
-    os.environ["APPENDA_DATA_DIR"] = str(ROOT / "var" / "bench")
+    prepare_bench_databases(BENCH_DB, bench="bench")
 
 
 def prepare_sqlite() -> None:
