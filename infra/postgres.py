@@ -23,6 +23,8 @@ import sys
 import tempfile
 import threading
 import time
+
+from infra.logs import tail
 from typing import TextIO
 
 HOST = "127.0.0.1"
@@ -105,14 +107,6 @@ def print_server_version(dsn: str, file: TextIO | None = None) -> str:
     return version
 
 
-def _tail(path: str, lines: int = 30) -> str:
-    try:
-        with open(path, errors="replace") as fh:
-            return "".join(fh.readlines()[-lines:])
-    except OSError as exc:
-        return f"(no log: {exc})"
-
-
 class ThrowawayPostgres:
     """Start/stop a disposable PostgreSQL server.
 
@@ -168,7 +162,7 @@ class ThrowawayPostgres:
                 )
                 if result.returncode == 0:
                     return self.dsn
-                log = _tail(self.log_path)
+                log = tail(self.log_path, 30)
                 if "could not bind" in log or "already in use" in log:
                     continue  # lost a race for the port; pick another
                 break

@@ -20,6 +20,8 @@ import tempfile
 import threading
 import time
 
+from infra.logs import tail
+
 HOST = "127.0.0.1"
 DEFAULT_ACCESS_KEY = "appenda-test"
 DEFAULT_REGION = "us-east-1"
@@ -116,14 +118,6 @@ def ensure_bucket(endpoint: str, name: str, *, timeout: float = 30, **client_kwa
             time.sleep(0.5)
 
 
-def _tail(path: str, lines: int = 40) -> str:
-    try:
-        with open(path, errors="replace") as fh:
-            return "".join(fh.readlines()[-lines:])
-    except OSError as exc:
-        return f"(no log: {exc})"
-
-
 class ThrowawaySeaweed:
     """Start/stop a disposable SeaweedFS S3 server.
 
@@ -171,7 +165,7 @@ class ThrowawaySeaweed:
                 if self._wait_ready():
                     return self.endpoint
                 # weed exited during start-up
-                log = _tail(self.log_path)
+                log = tail(self.log_path, 40)
                 if "address already in use" in log.lower() and attempt < 2:
                     self._terminate()
                     continue  # lost a race for a port; try new ones
@@ -264,7 +258,7 @@ class ThrowawaySeaweed:
                 if code in _AUTH_ERRORS:  # the server is up but will not let us in
                     raise RuntimeError(
                         f"SeaweedFS S3 at {self.endpoint} rejects our credentials ({code}); "
-                        f"is auth configured?  Last lines of its log:\n{_tail(self.log_path)}"
+                        f"is auth configured?  Last lines of its log:\n{tail(self.log_path, 40)}"
                     ) from exc
                 last_error = exc  # e.g. 503 while the filer starts
             except Exception as exc:  # connection refused, ...
@@ -273,7 +267,7 @@ class ThrowawaySeaweed:
         raise TimeoutError(
             f"SeaweedFS S3 at {self.endpoint} did not answer ListBuckets within "
             f"{self.start_timeout:.0f} s (last error: {last_error}); last lines of "
-            f"its log:\n{_tail(self.log_path)}"
+            f"its log:\n{tail(self.log_path, 40)}"
         )
 
     def _terminate(self) -> None:
