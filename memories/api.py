@@ -97,7 +97,7 @@ class MemoryListView(WorkspaceAPIView):
                                         pinned=pinned)
             query = request.query_params.get("q")
             if query:
-                results = [note_json(n) for n in recall.rank_queryset(notes, query, limit)]
+                results = [note_json(n) for n in recall.rank_queryset(notes, query, limit, workspace=self.actor.workspace)]
             else:
                 results += [note_json(n) for n in notes[offset: offset + limit]]
         return Response(results)

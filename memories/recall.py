@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from appenda.errors import DomainError
-from memories.instance_rules import rules_all
+from memories.instance_rules import rules_recalled
 from memories.models import Layer, Note, Turn
 from memories.policy import OFF_LEVEL_SENTENCES
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
 from memories.scopes import memory_off_level, person_settings, turn_read_filter
-from memories.search import hybrid
+from memories.search import hybrid, vectors
 from memories.selectors import live_notes
 from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
@@ -52,13 +52,20 @@ class RecalledNote:
                 "subject": self.subject, "state": "active", "section": self.section}
 
 
-def _recalled(note: Note, section: str = "") -> RecalledNote:
-    subject = {"kind": note.subject_kind, "id": note.subject_id} if note.subject_kind else None
-    return RecalledNote(str(note.id), note.key, note.value, note.layer, note.pinned, subject, section)
+#: What the context shows of a note, read as plain values (no model instances: the context is
+#: on every turn's path, and a note's vector and audit fields are not part of it).
+_CONTEXT_COLUMNS = ("id", "key", "value", "layer", "pinned", "subject_kind", "subject_id")
+
+
+def _recalled_row(row: tuple) -> RecalledNote:
+    note_id, key, value, layer, pinned, subject_kind, subject_id = row
+    subject = {"kind": subject_kind, "id": subject_id} if subject_kind else None
+    return RecalledNote(str(note_id), key, value, layer, pinned, subject, "")
 
 
 def _rules() -> list[RecalledNote]:
-    return [RecalledNote(str(r.id), r.key, r.value, Layer.INSTANCE, True, None, "instance") for r in rules_all()]
+    return [RecalledNote(rule_id, key, value, Layer.INSTANCE, True, None, "instance")
+            for rule_id, key, value in rules_recalled()]
 
 
 def _readable_active(turn: Turn, bot, workspace):
@@ -96,36 +103,45 @@ def _fit(sections: dict[str, list[RecalledNote]]) -> tuple[list[RecalledNote], l
     return kept, lines, left_out
 
 
+def _context_sections(turn: Turn, bot, workspace) -> dict[str, list[RecalledNote]]:
+    """The notes the context may show, by section, best first: the pinned notes of each layer
+    (newest first) and the notes about the table in view (pinned first). One query reads them
+    all; a note in two sections is shown in the first one only (``_fit``)."""
+    table_id = str(turn.table_id) if turn.table_id else None
+    shown = Q(pinned=True) | Q(subject_kind="table", subject_id=table_id) if table_id else Q(pinned=True)
+    rows = (_readable_active(turn, bot, workspace).filter(shown)
+            .order_by("-pinned", "-updated_at", "id").values_list(*_CONTEXT_COLUMNS))
+    sections = {"instance": _rules(), "mine": [], "workspace": [], "bot": [], "table": []}
+    pinned_section = {Layer.MINE: "mine", Layer.WORKSPACE: "workspace", Layer.BOT: "bot", Layer.CONVERSATION: "bot"}
+    for row in rows:
+        note = _recalled_row(row)
+        if note.pinned and note.layer in pinned_section:
+            sections[pinned_section[note.layer]].append(note)
+        if table_id and note.subject == {"kind": "table", "id": table_id}:
+            sections["table"].append(note)
+    return sections
+
+
 def turn_context(*, turn: Turn, workspace) -> dict:
     bot = turn_bot(turn)
     level = off_level_for_turn(turn, bot, workspace)
     if level:
         return _off_context(level)
-    notes = _readable_active(turn, bot, workspace)
-    pinned = notes.filter(pinned=True).order_by("-updated_at")
-    sections = {
-        "instance": _rules(),
-        "mine": [_recalled(n) for n in pinned.filter(layer=Layer.MINE)],
-        "workspace": [_recalled(n) for n in pinned.filter(layer=Layer.WORKSPACE)],
-        "bot": [_recalled(n) for n in pinned.filter(Q(layer=Layer.BOT) | Q(layer=Layer.CONVERSATION))],
-        "table": [
-            _recalled(n)
-            for n in notes.filter(subject_kind="table", subject_id=str(turn.table_id)).order_by("-pinned", "-updated_at")
-        ] if turn.table_id else [],
-    }
-    kept, lines, left_out = _fit(sections)
+    kept, lines, left_out = _fit(_context_sections(turn, bot, workspace))
     text, boundary = render_block(lines, left_out=left_out, empty_sentence="No notes are saved for this context yet.")
     return {"memory": "on", "text": text, "boundary": boundary, "notes": [n.as_json() for n in kept],
             "left_out": left_out}
 
 
-def rank_notes(notes, query: str, limit: int, *, rules: list[RecalledNote] = ()
+def rank_notes(notes, query: str, limit: int, *, rules: list[RecalledNote] = (), workspace=None, query_vec=None
                ) -> tuple[list[tuple[RecalledNote, float]], str]:
     """The notes of ``notes`` (a queryset of what the caller may read, never widened) and the
     instance ``rules`` best matching ``query``, best first with their scores, and how they were
     ranked: ``"hybrid"`` (words and meaning), or ``"lexical"`` while the embedding model is
-    missing (memories.search.hybrid)."""
-    ranking = hybrid.search(notes, query, limit, extras=[hybrid.ExtraCandidate(r.id, r.key, r.value) for r in rules])
+    missing (memories.search.hybrid). ``workspace``: whose notes these are; ``query_vec``: the
+    query's vector, already being computed."""
+    ranking = hybrid.search(notes, query, limit, extras=[hybrid.ExtraCandidate(r.id, r.key, r.value) for r in rules],
+                            scope=str(workspace.id) if workspace is not None else None, query_vec=query_vec)
     by_id = {r.id: r for r in rules}
     found = []
     for row, score in ranking.found:
@@ -135,9 +151,10 @@ def rank_notes(notes, query: str, limit: int, *, rules: list[RecalledNote] = ()
     return found, ranking.ranking
 
 
-def rank_queryset(notes, query: str, limit: int) -> list[Note]:
+def rank_queryset(notes, query: str, limit: int, *, workspace=None) -> list[Note]:
     """The notes of a (visible) queryset best matching ``query``, best first: the web list's search."""
-    ids = [note_id for note_id, _ in hybrid.search(notes, query, limit).scores]
+    scope = str(workspace.id) if workspace is not None else None
+    ids = [note_id for note_id, _ in hybrid.search(notes, query, limit, scope=scope).scores]
     by_id = {str(n.id): n for n in notes.filter(id__in=ids)}
     return [by_id[i] for i in ids if i in by_id]
 
@@ -150,9 +167,12 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
     if layer not in (None, "") and layer not in Layer.values:
         raise DomainError(f"Unknown layer {layer!r}; use one of {', '.join(Layer.values)}.", code="invalid_layer")
     turn = turn_for_actor(actor=actor, turn_id=turn_id)
+    # The query's vector is computed while the settings, the rules and the notes are read.
+    query_vec = vectors.query_vector_soon(query)
     bot = turn_bot(turn)
     level = off_level_for_turn(turn, bot, actor.workspace)
     if level:
+        query_vec.cancel()
         raise DomainError(OFF_LEVEL_SENTENCES.get(level, "Memory is off."), code="memory_off", status=403, level=level)
     notes = _readable_active(turn, bot, actor.workspace)
     if layer:
@@ -162,7 +182,7 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
             raise DomainError('A subject is {"kind": "table", "id": "…"}.', code="invalid_subject")
         notes = notes.filter(subject_kind=subject["kind"], subject_id=str(subject["id"]))
     rules = _rules() if layer in (None, "", Layer.INSTANCE) and not subject else []
-    ranked, ranking = rank_notes(notes, query, limit, rules=rules)
+    ranked, ranking = rank_notes(notes, query, limit, rules=rules, workspace=actor.workspace, query_vec=query_vec)
     found = [n for n, _ in ranked]
     text, boundary = render_block([encode_note(n.as_model_data()) for n in found],
                                   empty_sentence="No saved note matches this search.")

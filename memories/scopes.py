@@ -27,10 +27,8 @@ class PersonMemorySettings:
 
 
 def person_settings(user_id: int) -> PersonMemorySettings:
-    row = MemorySettings.objects.filter(user_id=user_id).first()
-    if row is None:
-        return PersonMemorySettings()
-    return PersonMemorySettings(row.enabled, row.save_mode, row.messaging_save)
+    row = MemorySettings.objects.filter(user_id=user_id).values_list("enabled", "save_mode", "messaging_save")[:1]
+    return PersonMemorySettings(*row[0]) if row else PersonMemorySettings()
 
 
 def memory_off_level(*, workspace, settings: PersonMemorySettings, bot: Bot | None, turn: Turn | None) -> str | None:

@@ -78,27 +78,31 @@ def turn_start(
             raise DomainError("No such table in this workspace.", code="table_not_found", status=400)
     chat_id = str(chat_id)[:200] if chat_id not in (None, "") else None
     person_id = bot.owner_id if bot else actor.user.pk
+    turn = Turn(
+        workspace_id=workspace.id,
+        user_id=person_id,
+        caller_user_id=actor.user.pk,
+        bot_id=bot.id if bot else None,
+        kind=kind,
+        chat_id=chat_id,
+        table_id=table_id,
+        private=private,
+        channel=_channel(kind, channel),
+        expires_at=timezone.now() + settings.APPENDA["TURN_TTL"],
+    )
+    if not chat_id:
+        turn.save(using=alias, force_insert=True)  # one statement: no transaction to open
+        return turn
     with transaction.atomic(using=alias):
-        if chat_id and private:
+        if private:
             try:
                 with transaction.atomic(using=alias):
                     PrivateChat(workspace_id=workspace.id, chat_id=chat_id, user_id=person_id).save(using=alias)
             except IntegrityError:
                 pass  # already private
-        remembered_private = bool(chat_id) and PrivateChat.objects.for_workspace(workspace).filter(chat_id=chat_id).exists()
-        turn = Turn(
-            workspace_id=workspace.id,
-            user_id=person_id,
-            caller_user_id=actor.user.pk,
-            bot_id=bot.id if bot else None,
-            kind=kind,
-            chat_id=chat_id,
-            table_id=table_id,
-            private=private or remembered_private,
-            channel=_channel(kind, channel),
-            expires_at=timezone.now() + settings.APPENDA["TURN_TTL"],
-        )
-        turn.save(using=alias)
+        else:
+            turn.private = PrivateChat.objects.for_workspace(workspace).filter(chat_id=chat_id).exists()
+        turn.save(using=alias, force_insert=True)
     return turn
 
 
@@ -110,7 +114,7 @@ def turn_for_actor(*, actor: Actor, turn_id, lock: bool = False) -> Turn:
     query = Turn.objects.for_workspace(actor.workspace).filter(id=turn_uuid)
     if lock:
         query = query.select_for_update()
-    turn = query.first()
+    turn = next(iter(query[:1]), None)
     if turn is None or turn.caller_user_id != actor.user.pk or turn.expires_at <= timezone.now():
         raise _turn_unknown()
     return turn

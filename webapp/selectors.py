@@ -120,7 +120,7 @@ def tab_notes(actor: Actor, tab: str, filters: ListFilters, bots: dict[str, list
     if filters.subject:
         notes = notes.filter(subject_kind=filters.subject[0], subject_id=filters.subject[1])
     if filters.query:
-        return rank_queryset(notes, filters.query, LIST_LIMIT)
+        return rank_queryset(notes, filters.query, LIST_LIMIT, workspace=actor.workspace)
     return list(notes[:LIST_LIMIT])
 
 

@@ -120,11 +120,16 @@ class BoundedCache:
 
 NOTE_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_NOTES", "50000")))
 SET_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SETS", "64")))
+#: Scopes (a workspace, say) this process searched lately. The first search of any other scope
+#: finds none of its notes cached, so it reads every candidate's text and vector at once instead
+#: of the ids first and then all of them again by id (one round trip, and no list of ids to send).
+RECENT_SCOPES = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SCOPES", "4096")))
 
 
 def caches_clear() -> None:
     NOTE_CACHE.clear()
     SET_CACHE.clear()
+    RECENT_SCOPES.clear()
 
 
 @dataclass
@@ -215,6 +220,19 @@ def _note_signals(notes, alias: str, rows: list[tuple]) -> list[Signals]:
     return [read.get(row[0], hit) for row, hit in zip(rows, found) if row[0] in read or hit is not None]
 
 
+def _all_signals(notes, alias: str) -> tuple[list[tuple], list[Signals]]:
+    """The (id, updated_at) rows of ``notes`` and every note's signals, in one query."""
+    rows, found = [], []
+    for raw_id, updated_at, *fields in _raw_rows(notes.order_by("id"), *_COLUMNS):
+        signals = NOTE_CACHE.get((alias, raw_id, updated_at))
+        if signals is None or signals.vector is None:
+            signals = _signals(_note_id(raw_id), *fields)
+            NOTE_CACHE.put((alias, raw_id, updated_at), signals)
+        rows.append((raw_id, updated_at))
+        found.append(signals)
+    return rows, found
+
+
 def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
     """Signals of texts that are not note rows (instance rules): cached by their text, with
     their vector computed on first use (there are few, and they change rarely)."""
@@ -231,10 +249,17 @@ def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
     return out
 
 
-def candidate_set(notes, extras: Sequence[ExtraCandidate] = ()) -> CandidateSet:
+def candidate_set(notes, extras: Sequence[ExtraCandidate] = (), *, scope=None) -> CandidateSet:
     """Every note of the ``notes`` queryset and the ``extras``, with what ranking them needs;
-    the same set as the last search over the same rows is reused."""
+    the same set as the last search over the same rows is reused. ``scope`` names where the
+    notes come from (a workspace id): the first search of a scope reads them in one query."""
     alias = notes.db
+    if scope is not None and RECENT_SCOPES.get((alias, scope)) is None:
+        rows, found = _all_signals(notes, alias)
+        RECENT_SCOPES.put((alias, scope), True)
+        built = CandidateSet(found + _extra_signals(extras))
+        SET_CACHE.put((alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras)), built)
+        return built
     rows = _raw_rows(notes.order_by("id"))
     set_key = (alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras))
     cached = SET_CACHE.get(set_key)
@@ -285,8 +310,11 @@ def rank(candidates: CandidateSet, query: str, limit: int, query_vec: Future | N
     return Ranking([(candidates.by_id[note_id], score) for note_id, score in fused], HYBRID if semantic else LEXICAL)
 
 
-def search(notes, query: str, limit: int, *, extras: Sequence[ExtraCandidate] = ()) -> Ranking:
+def search(notes, query: str, limit: int, *, extras: Sequence[ExtraCandidate] = (), scope=None,
+           query_vec: Future | None = None) -> Ranking:
     """Rank the notes of the ``notes`` queryset (the caller's visible set) and ``extras``.
-    The query's vector is computed while the candidates are read."""
-    query_vec = vectors.query_vector_soon(query)
-    return rank(candidate_set(notes, extras), query, limit, query_vec)
+    The query's vector is computed while the candidates are read (``query_vec``: started by the
+    caller, earlier still). ``scope``: see ``candidate_set``."""
+    if query_vec is None:
+        query_vec = vectors.query_vector_soon(query)
+    return rank(candidate_set(notes, extras, scope=scope), query, limit, query_vec)
