@@ -331,7 +331,8 @@ def main() -> str:
         "",
         "Times in ms, p50 / p95. *Check*: find_identifying_match, all of it (normalise, hash the note's phrases, "
         "one query, decide). *Query*: the lookup's round trip from Python. *Execution* and *planning*: the lookup "
-        "inside PostgreSQL (EXPLAIN ANALYZE). *SELECT 1*: the round-trip floor on this machine.",
+        "inside PostgreSQL (EXPLAIN ANALYZE; the check's statement is prepared once per connection, so it "
+        "pays the planning once, not per note). *SELECT 1*: the round-trip floor on this machine.",
         "",
         "| records | index build | index rows | size (per million values) | check, naming notes | check, benign "
         "notes | query | execution | planning | SELECT 1 |",
