@@ -28,6 +28,7 @@ from memories.audit import SNAPSHOT_FIELDS, change_set_record, note_snapshot
 from memories.models import ChangeSet, Layer, Note, NoteChange, Turn
 from memories.policy import SaveSituation, decide
 from memories.scopes import can_change_note, memory_off_level, person_settings, person_visible_filter
+from memories.search.vectors import note_index_refresh
 from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
 
@@ -270,6 +271,7 @@ def _undo_one(actor: Actor, change_set: ChangeSet, *, turn_id=None) -> ChangeSet
                 f"A note with the key {restored.key!r} now exists in the same place, so this one cannot come "
                 "back beside it. Delete that note first (you can undo that too), then undo this change."
             )
+        note_index_refresh(restored)
         restored.save(using=alias)
         changes.append((restored, before_undo, note_snapshot(restored)))
     undo = change_set_record(

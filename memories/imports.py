@@ -37,6 +37,7 @@ from appenda.errors import DomainError, Forbidden
 from memories.audit import change_set_record, note_snapshot
 from memories.export import COPY_CHUNK, EXPORT_FORMAT, SPOOL_MAX_MEMORY
 from memories.models import ChangeSet, Layer, Note, NoteChange
+from memories.search.vectors import note_index_refresh
 from memories.services import memory_save
 from workspaces.capabilities import Actor
 
@@ -166,6 +167,7 @@ def _write_held(actor: Actor, saved: Note, record: dict) -> tuple[Note, ChangeSe
     else:
         for name, value in fields.items():
             setattr(note, name, value)
+    note_index_refresh(note)
     note.save(using=alias)
     change_set = change_set_record(workspace=workspace, action="hold", actor_user_id=actor.person_id,
                                    changes=[(note, before, note_snapshot(note))],

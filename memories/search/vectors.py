@@ -1,11 +1,12 @@
 """Note vectors: where the embedding model lives, and the vector stored with each note.
 
 A note's vector is computed when its text is written (``note_index_fields`` at save and edit,
-``embed_notes`` for older notes) and stored in ``Note.embedding`` next to ``Note.search_text``,
-the text it was computed from. A vector is used only while ``search_text`` still matches the
-note's key and value: a write path that changes the text without recomputing it (an undo, a
-restore) leaves a vector that search ignores — that note ranks by its words alone until
-``python manage.py embed_notes`` recomputes it.
+``note_index_refresh`` where an undo or an import puts text back, ``embed_notes`` for notes
+saved before the model was prepared) and stored in ``Note.embedding`` next to
+``Note.search_text``, the text it was computed from. A vector is used only while
+``search_text`` still matches the note's key and value: text changed behind the service's back
+(a manual UPDATE, a data migration) leaves a vector that search ignores — that note ranks by its
+words alone until ``python manage.py embed_notes`` recomputes it.
 
 The model is the all-MiniLM-L6-v2 int8 ONNX export of ``memories.search.embedding``, read from
 ``APPENDA_DATA_DIR/models/minilm`` (``python manage.py prepare_search_model`` writes it; the
@@ -65,6 +66,13 @@ def note_index_set(note) -> None:
     """Recompute ``note``'s search fields from its current key and value (the caller saves it)."""
     for name, field_value in note_index_fields(note.key, note.value).items():
         setattr(note, name, field_value)
+
+
+def note_index_refresh(note) -> None:
+    """``note_index_set`` when the note's text is not the one its search fields were computed
+    from: for write paths that put back text from elsewhere (an undo, an import)."""
+    if note.search_text != index_text(note.key, note.value) or note.embedding is None:
+        note_index_set(note)
 
 
 def stored_vector(key: str, value: str, search_text: str | None, embedding) -> np.ndarray | None:

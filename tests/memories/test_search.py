@@ -188,16 +188,15 @@ def test_R_RECALL_3_save_stores_the_vector_and_an_edit_recomputes_it(search_mode
 @pytestmark_db
 def test_R_RECALL_3_a_vector_of_older_text_is_ignored_until_embed_notes_recomputes_it(
         search_model, owner, eu_ws, monkeypatch):
+    """Text changed behind the service's back (a manual UPDATE, a data migration) keeps its old
+    vector: search must not rank by it, and embed_notes recomputes it."""
     from django.core.management import call_command
 
-    client = token_client(owner)
     actor = actor_for(owner, eu_ws)
-    note = services.memory_save(actor=actor, key="pref.tone", value="keep replies short").note
-    _, change = services.memory_update(actor=actor, note_id=note.id, value="long detailed replies")
-    assert client.post(url(eu_ws, f"changes/{change.id}/undo/")).status_code == 200
-    restored = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert restored.value == "keep replies short"
-    assert vectors.stored_vector(restored.key, restored.value, restored.search_text, restored.embedding) is None
+    note = services.memory_save(actor=actor, key="pref.tone", value="long detailed replies").note
+    Note.objects.for_workspace(eu_ws).filter(id=note.id).update(value="keep replies short")
+    changed = Note.objects.for_workspace(eu_ws).get(id=note.id)
+    assert vectors.stored_vector(changed.key, changed.value, changed.search_text, changed.embedding) is None
     assert _keys(_search(actor, "short replies")) == ["pref.tone"]  # still found, by its words alone
 
     call_command("embed_notes", stdout=io.StringIO())
@@ -206,6 +205,48 @@ def test_R_RECALL_3_a_vector_of_older_text_is_ignored_until_embed_notes_recomput
     monkeypatch.setattr(hybrid, "VECTOR_RECHECK_SECONDS", 0.0)
     (signals,) = hybrid.candidate_set(Note.objects.for_workspace(eu_ws).filter(id=note.id)).signals
     assert signals.vector is not None
+
+
+@pytestmark_db
+def test_R_RECALL_3_R_MANAGE_3_undo_gives_the_restored_text_its_own_vector(search_model, owner, eu_ws):
+    """Undo puts older text back; the note is found by its meaning again at once, not only after
+    embed_notes (a paraphrase shares no word with the note)."""
+    client = token_client(owner)
+    actor = actor_for(owner, eu_ws)
+    _save_all(actor)
+    note = Note.objects.for_workspace(eu_ws).get(key="deploy.day")
+    _, change = services.memory_update(actor=actor, note_id=note.id, value="the office plants need water")
+    assert client.post(url(eu_ws, f"changes/{change.id}/undo/")).status_code == 200
+    restored = Note.objects.for_workspace(eu_ws).get(id=note.id)
+    assert restored.value == "we never deploy on Fridays"
+    assert vectors.stored_vector(restored.key, restored.value, restored.search_text, restored.embedding) is not None
+    assert _keys(_search(actor, "when is it safe to ship a release"))[0] == "deploy.day"
+
+    # Undoing a delete brings the note back with a vector of its text too.
+    deleted = services.memory_delete(actor=actor, note_id=note.id)
+    assert client.post(url(eu_ws, f"changes/{deleted.id}/undo/")).status_code == 200
+    back = Note.objects.for_workspace(eu_ws).get(id=note.id)
+    assert vectors.stored_vector(back.key, back.value, back.search_text, back.embedding) is not None
+
+
+@pytestmark_db
+def test_R_RECALL_3_a_held_note_imported_back_has_the_vector_of_its_text(search_model, owner, eu_ws):
+    from tests.regions.helpers import download, export_via_api
+
+    client = token_client(owner)
+    actor = actor_for(owner, eu_ws)
+    turn = turns.turn_start(actor=actor)
+    turns.turn_record_read(actor=actor, turn_id=turn.id, source="web", ref="https://example.com")
+    held = services.memory_save(actor=actor, turn_id=turn.id, key="deploy.day", value="we never deploy on Fridays")
+    assert held.note.state == Note.State.HELD
+    data = download(client, export_via_api(client, eu_ws)["url"])
+    Note.objects.for_workspace(eu_ws).delete()
+
+    answer = client.post(url(eu_ws, "memories/import/"), data=data, content_type="application/zip")
+    assert answer.status_code == 201, answer.json()
+    imported = Note.objects.for_workspace(eu_ws).get(key="deploy.day")
+    assert imported.state == Note.State.HELD
+    assert vectors.stored_vector(imported.key, imported.value, imported.search_text, imported.embedding) is not None
 
 
 @pytestmark_db
