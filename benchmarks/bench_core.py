@@ -25,6 +25,8 @@ WORDS = ("report chart table order customer invoice amount region revenue churn 
          "summary email export column filter dashboard metric forecast budget pipeline owner status date "
          "currency units metric emoji language short detailed bullet").split()
 BENCH_DB = "appenda_bench"
+#: Distinct texts per note position: workspaces share them (see note_texts).
+VARIANTS = 20
 
 
 def prepare_databases() -> None:
@@ -33,6 +35,25 @@ def prepare_databases() -> None:
 
 def sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n))
+
+
+def note_texts(per_ws: int, rng: random.Random) -> list[list[tuple[str, str, str, bytes]]]:
+    """For each note position j of a workspace, VARIANTS (key, value, search_text, vector) with
+    the vector the search model computes for that text (a million embeddings would take hours;
+    workspaces share these texts, and every stored vector is the real one for its note)."""
+    from memories.search import vectors
+
+    model = vectors.embedder()
+    if model is None:
+        raise SystemExit(f"bench_core needs the search model in {vectors.model_dir()}: run `make bench`, "
+                         "which prepares it first (python manage.py prepare_search_model).")
+    texts = [[(f"{rng.choice(WORDS)}.{rng.choice(WORDS)}{j}", sentence(rng, rng.randint(6, 18)))
+              for _ in range(VARIANTS)] for j in range(per_ws)]
+    start = time.perf_counter()
+    pool = [[(key, value, vectors.index_text(key, value), vectors.embedding_for(key, value)) for key, value in row]
+            for row in texts]
+    print(f"  embedded {per_ws * VARIANTS:,} distinct note texts in {time.perf_counter() - start:.1f} s", flush=True)
+    return pool
 
 
 def load(n_notes: int, n_workspaces: int, rng: random.Random) -> list[tuple[uuid.UUID, int]]:
@@ -48,30 +69,32 @@ def load(n_notes: int, n_workspaces: int, rng: random.Random) -> list[tuple[uuid
         Workspace(name=f"Bench {i}", slug=f"bench-{i}", kind="cloud", region="eu") for i in range(n_workspaces))
     Membership.objects.bulk_create(Membership(user=u, workspace=w, role="owner") for u, w in zip(users, workspaces))
     per_ws = max(1, n_notes // n_workspaces)
+    pool = note_texts(per_ws, rng)
     columns = ("id", "workspace_id", "key", "value", "layer", "scope", "owner_user_id", "state", "held_sources",
-               "pinned", "origin", "created_by_user_id", "created_at", "updated_at")
+               "pinned", "origin", "created_by_user_id", "created_at", "updated_at", "search_text", "embedding")
     connections["region_eu"].ensure_connection()
     raw = connections["region_eu"].connection
     start = time.perf_counter()
     with raw.cursor() as cursor:
         with cursor.copy(f"COPY memories_note ({', '.join(columns)}) FROM STDIN") as copy:
-            for user, workspace in zip(users, workspaces):
+            for w, (user, workspace) in enumerate(zip(users, workspaces)):
                 for j in range(per_ws):
                     layer = "workspace" if j % 2 else "mine"
                     held = j % 10 == 9
+                    key, value, search_text, vector = pool[j][(w + j) % VARIANTS]
                     copy.write_row((
-                        uuid.uuid4(), workspace.id, f"{rng.choice(WORDS)}.{rng.choice(WORDS)}{j}",
-                        sentence(rng, rng.randint(6, 18)), layer,
+                        uuid.uuid4(), workspace.id, key, value, layer,
                         "workspace" if layer == "workspace" else f"user:{user.pk}",
                         user.pk if layer == "mine" else None, "held" if held else "active", "[]",
                         j % 7 == 0, "import", user.pk, "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
+                        search_text, vector,
                     ))
     raw.commit()
     with raw.cursor() as cursor:
         cursor.execute("ANALYZE memories_note")
     raw.commit()
     elapsed = time.perf_counter() - start
-    print(f"  loaded {per_ws * n_workspaces:,} notes with COPY in {elapsed:.1f} s", flush=True)
+    print(f"  loaded {per_ws * n_workspaces:,} notes with COPY in {elapsed:.1f} s (each with its vector)", flush=True)
     return [(w.id, u.pk) for u, w in zip(users, workspaces)]
 
 
@@ -94,17 +117,24 @@ def in_process(samples: list[tuple[uuid.UUID, int]], rng: random.Random) -> dict
         elapsed, turn = timed(lambda a=actor: (t := turns.turn_start(actor=a), recall.turn_context(turn=t, workspace=a.workspace))[0])
         start_times.append(elapsed)
         turn_ids.append(turn.id)
+    warm_times = []
     for actor, turn_id in zip(actors, turn_ids):
-        query = sentence(rng, 3)
-        elapsed, _ = timed(recall.memory_search, actor=actor, turn_id=turn_id, query=query, limit=10)
+        # The first search of a workspace in this process: none of its notes are cached.
+        elapsed, found = timed(recall.memory_search, actor=actor, turn_id=turn_id, query=sentence(rng, 3), limit=10)
         search_times.append(elapsed)
+        if found["ranking"] != "hybrid":
+            raise SystemExit(f"memory_search ranked {found['ranking']!r}, not by words and meaning: the bench "
+                             "would not measure the search users get.")
+        # A second search in the same turn, with another query: the notes are cached now.
+        elapsed, _ = timed(recall.memory_search, actor=actor, turn_id=turn_id, query=sentence(rng, 3), limit=10)
+        warm_times.append(elapsed)
     begin = time.perf_counter()
     for i, actor in enumerate(actors):
         elapsed, _ = timed(services.memory_save, actor=actor, key=f"bench.save{i}", value=sentence(rng, 10))
         save_times.append(elapsed)
     throughput = len(actors) / (time.perf_counter() - begin)
-    return {"turn_start": summary_ms(start_times), "search": summary_ms(search_times), "save": summary_ms(save_times),
-            "saves_per_s": throughput}
+    return {"turn_start": summary_ms(start_times), "search": summary_ms(search_times),
+            "search_warm": summary_ms(warm_times), "save": summary_ms(save_times), "saves_per_s": throughput}
 
 
 def over_http(samples: list[tuple[uuid.UUID, int]], rng: random.Random) -> dict:
@@ -175,7 +205,7 @@ def main() -> str:
     samples = rng.sample(everyone, min(n_samples, len(everyone)))
     local = in_process(samples, rng)
     print(f"  in-process: turn start {fmt(local['turn_start'])}; search {fmt(local['search'])}; "
-          f"save {fmt(local['save'])}", flush=True)
+          f"search again in the turn {fmt(local['search_warm'])}; save {fmt(local['save'])}", flush=True)
     http = over_http(samples[: max(50, n_samples // 2)], rng)
     lines = [
         f"### Memory core (PostgreSQL, {n_notes:,} notes across {n_workspaces:,} workspaces, "
@@ -184,12 +214,16 @@ def main() -> str:
         "| measure | in-process (service call) | over HTTP (gunicorn, 2 workers, loopback) |",
         "|---|---|---|",
         f"| turn start + context | {fmt(local['turn_start'])} | {fmt(http['turn_start'])} |",
-        f"| memory_search | {fmt(local['search'])} | {fmt(http['search'])} |",
+        f"| memory_search, first in its workspace (no note cached) | {fmt(local['search'])} | {fmt(http['search'])} |",
+        f"| memory_search, again in the same turn | {fmt(local['search_warm'])} | |",
         f"| save (person, one transaction with audit) | {fmt(local['save'])} · {local['saves_per_s']:.0f} saves/s | |",
         "",
+        "Every note has its vector; search ranks by words and meaning (the query's embedding is part of each "
+        "search).",
         f"Targets: in-process p95 ≤ 5 ms for turn start and search — turn start "
-        f"{'met' if local['turn_start']['p95'] <= 5 else 'NOT met'}, search "
-        f"{'met' if local['search']['p95'] <= 5 else 'NOT met'}.",
+        f"{'met' if local['turn_start']['p95'] <= 5 else 'NOT met'}, first search "
+        f"{'met' if local['search']['p95'] <= 5 else 'NOT met'}, search again "
+        f"{'met' if local['search_warm']['p95'] <= 5 else 'NOT met'}.",
     ]
     report = "\n".join(lines)
     print(report, flush=True)
