@@ -267,6 +267,18 @@ def _require_change(actor: Actor, note: Note) -> None:
         raise Forbidden("You may see this note but not change it; ask someone who can change its layer.")
 
 
+def _refuse_if_flagged(workspace, note: Note, *, value: str) -> None:
+    """Raises the refusal the detectors find in ``note`` with this value (R-SAVE-2, R-SAVE-3),
+    checked against its table's records as they are now."""
+    table = None
+    if note.subject_kind == "table":
+        table = Table.objects.for_workspace(workspace).filter(id=parse_uuid(note.subject_id)).first()
+    findings = inspect_note(workspace=workspace, key=note.key, value=value, subject_table=table)
+    if findings.refusal:
+        code, detail = findings.refusal
+        raise DomainError(detail, code=code, **findings.refusal_fields)
+
+
 def memory_update(*, actor: Actor, note_id, value=None, pinned=None) -> tuple[Note, ChangeSet]:
     if value is None and pinned is None:
         raise DomainError("Send value, pinned, or both.", code="nothing_to_change")
@@ -281,13 +293,7 @@ def memory_update(*, actor: Actor, note_id, value=None, pinned=None) -> tuple[No
         action = "pin" if value is None else "edit"
         if value is not None:
             clean = clean_note(note.key, value)
-            table = None
-            if note.subject_kind == "table":
-                table = Table.objects.for_workspace(workspace).filter(id=parse_uuid(note.subject_id)).first()
-            findings = inspect_note(workspace=workspace, key=note.key, value=clean.value, subject_table=table)
-            if findings.refusal:
-                code, detail = findings.refusal
-                raise DomainError(detail, code=code, **findings.refusal_fields)
+            _refuse_if_flagged(workspace, note, value=clean.value)
             note.value = clean.value
             note_index_set(note)
         if pinned is not None:
@@ -335,8 +341,12 @@ def memory_keep(*, actor: Actor, note_id) -> tuple[Note, ChangeSet]:
 def held_note_activate(*, workspace, held: Note) -> tuple[Note, list]:
     """Makes a (locked) held note active, replacing an active note with the same key; returns the
     kept note and the changes for its change set. The caller holds the transaction and has
-    checked that this keep is allowed (a person's keep, or a paired sender's confirmation)."""
+    checked that this keep is allowed (a person's keep, or a paired sender's confirmation).
+
+    The note is checked again first: records added to its table while it waited may be named by
+    it now, and a kept note is recalled (R-SAVE-3)."""
     alias = workspace.db_alias
+    _refuse_if_flagged(workspace, held, value=held.value)
     active = Note.objects.for_workspace(workspace).select_for_update().filter(
         scope=held.scope, key=held.key, state=Note.State.ACTIVE, trashed_at__isnull=True
     ).first()

@@ -78,6 +78,34 @@ def test_R_SAVE_3_an_edit_is_refused_and_the_note_keeps_its_value(owner, eu_ws, 
     assert fine.status_code == 200, fine.json()
 
 
+def test_R_SAVE_3_keeping_a_held_note_checks_it_against_the_records_added_while_it_waited(owner, eu_ws, table):
+    """A note held in a tainted turn named nobody of the table then; the person it names was added
+    to the table before someone kept it: keeping it is refused, and it stays held."""
+    client = token_client(owner)
+    turn = start_turn(client, eu_ws)
+    assert client.post(url(eu_ws, f"turns/{turn['id']}/reads/"), {"source": "table", "ref": str(table.id)},
+                       format="json").status_code == 201
+    saved = tool_save(client, eu_ws, turn["id"], key="people.note", value="Zoe Quinlan reviews the Shipped figures.",
+                      subject=subject(table))
+    assert saved.status_code == 201 and saved.json()["state"] == "held", saved.json()
+    added = client.post(url(eu_ws, f"tables/{table.id}/records/"),
+                        {"records": [{"name": "Zoe Quinlan", "email": "zoe@example.com", "status": "Open"}]},
+                        format="json")
+    assert added.status_code == 201, added.json()
+    changes_before = ChangeSet.objects.for_workspace(eu_ws).count()
+
+    kept = client.post(url(eu_ws, f"memories/{saved.json()['id']}/keep/"))
+    assert kept.status_code == 400 and kept.json()["code"] == "names_person", kept.json()
+    assert "Zoe" not in kept.json()["detail"]  # a refusal never repeats the record
+    assert notes_in(eu_ws).get(id=saved.json()["id"]).state == Note.State.HELD
+    assert ChangeSet.objects.for_workspace(eu_ws).count() == changes_before
+
+    general = tool_save(client, eu_ws, turn["id"], key="people.shipped", value="Shipped figures are weekly.",
+                        subject=subject(table))
+    assert general.json()["state"] == "held", general.json()
+    assert client.post(url(eu_ws, f"memories/{general.json()['id']}/keep/")).status_code == 200
+
+
 def export_zip(records_by_layer: dict[str, list[dict]]) -> bytes:
     """A zip in the export format (memories.export): one note per line, checksums in the manifest."""
     from memories.export import EXPORT_FORMAT
