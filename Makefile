@@ -37,7 +37,7 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(PY) manage.py prepare_search_model
-	$(PY) -m infra.testenv -- $(PY) -m benchmarks.run
+	$(PY) -m infra.testenv -- $(PY) -m benchmarks.run $(BENCH)
 
 clean:
 	rm -rf $(VENV) var test-artifacts

@@ -40,32 +40,59 @@ def machine() -> str:
     return f"{platform.machine()}, {os.cpu_count()} cores, {cpu}{memory}, Python {platform.python_version()}"
 
 
+def _kept_sections(path: Path) -> dict[str, str]:
+    """The sections of an earlier RESULTS.md, by title: a benchmark not run this time keeps its
+    figures, with the date and machine they were measured on."""
+    if not path.exists():
+        return {}
+    sections, title, lines = {}, None, []
+    for line in path.read_text().splitlines():
+        if line.startswith("## "):
+            if title:
+                sections[title] = "\n".join(lines).strip()
+            title, lines = line[3:].strip(), []
+        elif title:
+            lines.append(line)
+    if title:
+        sections[title] = "\n".join(lines).strip()
+    return sections
+
+
 def main() -> int:
+    """``python -m benchmarks.run [bench_core …]``: every benchmark, or those named; the others
+    keep their last figures in RESULTS.md."""
     only = set(sys.argv[1:])
+    results = ROOT / "benchmarks" / "RESULTS.md"
+    kept = _kept_sections(results)
+    when = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}"
     sections = [
         "# Benchmark results",
         "",
-        f"Machine: {machine()}. Date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. "
-        "Medians and ratios come from one run; these machines are noisy.",
+        "Each section says when and on which machine it was measured (`make bench` runs them all; "
+        "`python -m benchmarks.run NAME…` runs some and keeps the others). Medians and ratios in a section "
+        "come from one run; these machines are noisy.",
     ]
     failed = 0
     for title, module in BENCHMARKS:
+        heading = f"{title} ({module})"
         if only and module.rsplit(".", 1)[-1] not in only:
+            if heading in kept:
+                sections += ["", f"## {heading}", "", kept[heading]]
             continue
         if not (ROOT / (module.replace(".", "/") + ".py")).exists():
             continue
-        print(f"\n=== {title} ({module})", flush=True)
+        print(f"\n=== {heading}", flush=True)
         start = time.perf_counter()
         result = subprocess.run([sys.executable, "-m", module], cwd=ROOT, capture_output=True, text=True)
         print(result.stdout[-20000:], end="", flush=True)
         if result.returncode != 0:
             failed += 1
             print(result.stderr[-5000:], file=sys.stderr)
-        sections += ["", f"## {title}", "", f"`python -m {module}` — {time.perf_counter() - start:.0f} s"
-                     + ("" if result.returncode == 0 else f", FAILED (exit {result.returncode})"), "", "```",
-                     result.stdout.strip()[-15000:], "```"]
-    (ROOT / "benchmarks" / "RESULTS.md").write_text("\n".join(sections) + "\n")
-    print("\nWrote benchmarks/RESULTS.md", flush=True)
+        sections += ["", f"## {heading}", "", f"`python -m {module}` — {time.perf_counter() - start:.0f} s, "
+                     f"measured {when}" + ("" if result.returncode == 0 else f", FAILED (exit {result.returncode})"),
+                     "", "```", result.stdout.strip()[-15000:], "```"]
+    results.write_text("\n".join(sections) + "\n")
+    print(f"\nWrote {results.relative_to(ROOT)}", flush=True)
     return 1 if failed else 0
 
 
