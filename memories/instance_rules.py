@@ -74,9 +74,3 @@ def rule_delete(*, user, rule_id) -> None:
 def rules_all() -> list[InstanceRule]:
     return list(InstanceRule.objects.order_by("key"))
 
-
-def rules_recalled() -> list[tuple[str, str, str]]:
-    """(id, key, value) of every rule, by key: what a turn's context and search show of them,
-    read once per call as plain values (this is on every turn's path)."""
-    return [(str(rule_id), key, value) for rule_id, key, value in InstanceRule.objects.order_by("key").values_list(
-        "id", "key", "value")]

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from appenda.errors import DomainError
-from memories.instance_rules import rules_recalled
 from memories.models import Layer, Note, Turn
 from memories.policy import OFF_LEVEL_SENTENCES
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
-from memories.scopes import memory_off_level, person_settings, turn_read_filter
+from memories.scopes import memory_off_level, person_settings_and_rules, turn_read_filter
 from memories.search import hybrid, vectors
 from memories.selectors import live_notes
 from memories.turns import turn_bot, turn_for_actor
@@ -63,17 +62,12 @@ def _recalled_row(row: tuple) -> RecalledNote:
     return RecalledNote(str(note_id), key, value, layer, pinned, subject, "")
 
 
-def _rules() -> list[RecalledNote]:
-    return [RecalledNote(rule_id, key, value, Layer.INSTANCE, True, None, "instance")
-            for rule_id, key, value in rules_recalled()]
+def _rules(rows: list[tuple[str, str, str]]) -> list[RecalledNote]:
+    return [RecalledNote(rule_id, key, value, Layer.INSTANCE, True, None, "instance") for rule_id, key, value in rows]
 
 
 def _readable_active(turn: Turn, bot, workspace):
     return live_notes(workspace).filter(turn_read_filter(turn, bot), state=Note.State.ACTIVE)
-
-
-def off_level_for_turn(turn: Turn, bot, workspace) -> str | None:
-    return memory_off_level(workspace=workspace, settings=person_settings(turn.user_id), bot=bot, turn=turn)
 
 
 def _off_context(level: str) -> dict:
@@ -103,7 +97,7 @@ def _fit(sections: dict[str, list[RecalledNote]]) -> tuple[list[RecalledNote], l
     return kept, lines, left_out
 
 
-def _context_sections(turn: Turn, bot, workspace) -> dict[str, list[RecalledNote]]:
+def _context_sections(turn: Turn, bot, workspace, rules: list[RecalledNote]) -> dict[str, list[RecalledNote]]:
     """The notes the context may show, by section, best first: the pinned notes of each layer
     (newest first) and the notes about the table in view (pinned first). One query reads them
     all; a note in two sections is shown in the first one only (``_fit``)."""
@@ -111,7 +105,7 @@ def _context_sections(turn: Turn, bot, workspace) -> dict[str, list[RecalledNote
     shown = Q(pinned=True) | Q(subject_kind="table", subject_id=table_id) if table_id else Q(pinned=True)
     rows = (_readable_active(turn, bot, workspace).filter(shown)
             .order_by("-pinned", "-updated_at", "id").values_list(*_CONTEXT_COLUMNS))
-    sections = {"instance": _rules(), "mine": [], "workspace": [], "bot": [], "table": []}
+    sections = {"instance": rules, "mine": [], "workspace": [], "bot": [], "table": []}
     pinned_section = {Layer.MINE: "mine", Layer.WORKSPACE: "workspace", Layer.BOT: "bot", Layer.CONVERSATION: "bot"}
     for row in rows:
         note = _recalled_row(row)
@@ -124,10 +118,11 @@ def _context_sections(turn: Turn, bot, workspace) -> dict[str, list[RecalledNote
 
 def turn_context(*, turn: Turn, workspace) -> dict:
     bot = turn_bot(turn)
-    level = off_level_for_turn(turn, bot, workspace)
+    settings, rules = person_settings_and_rules(turn.user_id)
+    level = memory_off_level(workspace=workspace, settings=settings, bot=bot, turn=turn)
     if level:
         return _off_context(level)
-    kept, lines, left_out = _fit(_context_sections(turn, bot, workspace))
+    kept, lines, left_out = _fit(_context_sections(turn, bot, workspace, _rules(rules)))
     text, boundary = render_block(lines, left_out=left_out, empty_sentence="No notes are saved for this context yet.")
     return {"memory": "on", "text": text, "boundary": boundary, "notes": [n.as_json() for n in kept],
             "left_out": left_out}
@@ -170,7 +165,8 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
     # The query's vector is computed while the settings, the rules and the notes are read.
     query_vec = vectors.query_vector_soon(query)
     bot = turn_bot(turn)
-    level = off_level_for_turn(turn, bot, actor.workspace)
+    settings, rule_rows = person_settings_and_rules(turn.user_id)
+    level = memory_off_level(workspace=actor.workspace, settings=settings, bot=bot, turn=turn)
     if level:
         query_vec.cancel()
         raise DomainError(OFF_LEVEL_SENTENCES.get(level, "Memory is off."), code="memory_off", status=403, level=level)
@@ -181,7 +177,7 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
         if not isinstance(subject, dict) or not subject.get("kind") or not subject.get("id"):
             raise DomainError('A subject is {"kind": "table", "id": "…"}.', code="invalid_subject")
         notes = notes.filter(subject_kind=subject["kind"], subject_id=str(subject["id"]))
-    rules = _rules() if layer in (None, "", Layer.INSTANCE) and not subject else []
+    rules = _rules(rule_rows) if layer in (None, "", Layer.INSTANCE) and not subject else []
     ranked, ranking = rank_notes(notes, query, limit, rules=rules, workspace=actor.workspace, query_vec=query_vec)
     found = [n for n, _ in ranked]
     text, boundary = render_block([encode_note(n.as_model_data()) for n in found],
