@@ -24,7 +24,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.databases import prepare_bench_databases
+from benchmarks.databases import prepare_bench_databases, settle_tables
 from benchmarks.stats import fmt, summary_ms, timed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,13 +108,6 @@ def relation_bytes(alias: str) -> int:
         cursor.execute("SELECT pg_total_relation_size('tables_identifyingphrase') "
                        "+ pg_total_relation_size('tables_identifyingcolumn')")
         return cursor.fetchone()[0]
-
-
-def analyze(alias: str) -> None:
-    from django.db import connections
-
-    with connections[alias].cursor() as cursor:
-        cursor.execute("ANALYZE tables_identifyingphrase; ANALYZE tables_identifyingcolumn; ANALYZE tables_record")
 
 
 def benign_notes(count: int, rng: random.Random) -> list[str]:
@@ -296,7 +289,7 @@ def main() -> str:
         start = time.perf_counter()
         indexed = identifying.index_table_rebuild(table=table, using=alias)
         build_s = time.perf_counter() - start
-        analyze(alias)
+        settle_tables(alias, "tables_identifyingphrase", "tables_identifyingcolumn", "tables_record")
         index_bytes = relation_bytes(alias) - before
         index_rows = IdentifyingPhrase.objects.using(alias).filter(table_id=table.id).count()
         values = sum(1 for row in rows for c in COLUMNS if row.get(c["name"]))
