@@ -71,7 +71,12 @@ class NoteTerms:
 
 
 def note_terms(key: str, value: str) -> NoteTerms:
-    words = terms(index_text(key, value))
+    return text_terms(index_text(key, value))
+
+
+def text_terms(text: str) -> NoteTerms:
+    """The terms of a note's ``index_text`` (for callers that have computed it already)."""
+    words = terms(text)
     return NoteTerms(dict(Counter(words)), len(words))
 
 

@@ -36,7 +36,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from memories.search import vectors
-from memories.search.fulltext import LexicalIndex, NoteTerms, note_terms
+from memories.search.fulltext import LexicalIndex, NoteTerms, index_text, text_terms
 from memories.search.fusion import DEFAULT_WEIGHTS, fuse
 
 HYBRID = "hybrid"
@@ -175,6 +175,8 @@ def _raw_rows(queryset, *fields: str) -> list[tuple]:
 
 
 def _note_id(raw) -> str:
+    if isinstance(raw, str) and len(raw) == 36:
+        return raw  # PostgreSQL's uuid as text: canonical already
     return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
 
 
@@ -184,8 +186,9 @@ _COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id", "se
 
 def _signals(note_id: str, key: str, value: str, layer: str, pinned, subject_kind, subject_id, search_text,
              embedding) -> Signals:
-    return Signals(note_id, key, value, layer, bool(pinned), subject_kind, subject_id, note_terms(key, value),
-                   vectors.stored_vector(key, value, search_text, embedding), time.monotonic())
+    text = index_text(key, value)
+    return Signals(note_id, key, value, layer, bool(pinned), subject_kind, subject_id, text_terms(text),
+                   vectors.stored_vector(key, value, search_text, embedding, text=text), time.monotonic())
 
 
 def _read_misses(notes, alias: str, missing: list[tuple]) -> dict:

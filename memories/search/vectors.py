@@ -75,10 +75,11 @@ def note_index_refresh(note) -> None:
         note_index_set(note)
 
 
-def stored_vector(key: str, value: str, search_text: str | None, embedding) -> np.ndarray | None:
+def stored_vector(key: str, value: str, search_text: str | None, embedding, *, text: str | None = None
+                  ) -> np.ndarray | None:
     """The note's stored vector as a float32 unit vector, or None if it is missing or was
-    computed from text the note no longer has."""
-    if embedding is None or search_text != index_text(key, value):
+    computed from text the note no longer has. ``text``: the note's ``index_text``, if known."""
+    if embedding is None or search_text != (text if text is not None else index_text(key, value)):
         return None
     try:
         return vector_from_bytes(bytes(embedding))
