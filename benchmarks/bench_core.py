@@ -93,7 +93,7 @@ def load(n_notes: int, n_workspaces: int, rng: random.Random) -> list[tuple[uuid
     raw.commit()
     elapsed = time.perf_counter() - start
     print(f"  loaded {per_ws * n_workspaces:,} notes with COPY in {elapsed:.1f} s (each with its vector); "
-          f"VACUUM (ANALYZE) and CHECKPOINT {settle_tables('region_eu', 'memories_note'):.1f} s", flush=True)
+          f"VACUUM (ANALYZE), CHECKPOINT and pg_prewarm {settle_tables('region_eu', 'memories_note'):.1f} s", flush=True)
     return [(w.id, u.pk) for u, w in zip(users, workspaces)]
 
 
