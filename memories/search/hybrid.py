@@ -252,6 +252,11 @@ def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
     return out
 
 
+def _set_key(alias: str, rows: list[tuple], extras: Sequence[ExtraCandidate]) -> tuple:
+    """What a candidate set is cached by: the exact rows read and the extra texts."""
+    return alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras)
+
+
 def candidate_set(notes, extras: Sequence[ExtraCandidate] = (), *, scope=None) -> CandidateSet:
     """Every note of the ``notes`` queryset and the ``extras``, with what ranking them needs;
     the same set as the last search over the same rows is reused. ``scope`` names where the
@@ -261,10 +266,10 @@ def candidate_set(notes, extras: Sequence[ExtraCandidate] = (), *, scope=None) -
         rows, found = _all_signals(notes, alias)
         RECENT_SCOPES.put((alias, scope), True)
         built = CandidateSet(found + _extra_signals(extras))
-        SET_CACHE.put((alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras)), built)
+        SET_CACHE.put(_set_key(alias, rows, extras), built)
         return built
     rows = _raw_rows(notes.order_by("id"))
-    set_key = (alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras))
+    set_key = _set_key(alias, rows, extras)
     cached = SET_CACHE.get(set_key)
     if cached is not None and (len(cached.with_vector) == len(cached.signals)
                                or cached.built_at >= time.monotonic() - VECTOR_RECHECK_SECONDS
