@@ -38,10 +38,10 @@ def sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
-def note_texts(per_ws: int, rng: random.Random) -> list[list[tuple[str, str, str, bytes]]]:
-    """For each note position j of a workspace, VARIANTS (key, value, search_text, vector) with
-    the vector the search model computes for that text (a million embeddings would take hours;
-    workspaces share these texts, and every stored vector is the real one for its note)."""
+def note_texts(per_ws: int, rng: random.Random) -> list[list[tuple[str, str, str, str, bytes]]]:
+    """For each note position j of a workspace, VARIANTS (key, value, search_text, search_terms,
+    vector): the search fields a save computes for that text (a million embeddings would take
+    hours; workspaces share these texts, and every stored vector is the real one for its note)."""
     from memories.search import vectors
 
     model = vectors.embedder()
@@ -51,8 +51,8 @@ def note_texts(per_ws: int, rng: random.Random) -> list[list[tuple[str, str, str
     texts = [[(f"{rng.choice(WORDS)}.{rng.choice(WORDS)}{j}", sentence(rng, rng.randint(6, 18)))
               for _ in range(VARIANTS)] for j in range(per_ws)]
     start = time.perf_counter()
-    pool = [[(key, value, vectors.index_text(key, value), vectors.embedding_for(key, value)) for key, value in row]
-            for row in texts]
+    pool = [[(key, value, fields["search_text"], fields["search_terms"], fields["embedding"])
+             for key, value in row for fields in [vectors.note_index_fields(key, value)]] for row in texts]
     print(f"  embedded {per_ws * VARIANTS:,} distinct note texts in {time.perf_counter() - start:.1f} s", flush=True)
     return pool
 
@@ -72,7 +72,8 @@ def load(n_notes: int, n_workspaces: int, rng: random.Random) -> list[tuple[uuid
     per_ws = max(1, n_notes // n_workspaces)
     pool = note_texts(per_ws, rng)
     columns = ("id", "workspace_id", "key", "value", "layer", "scope", "owner_user_id", "state", "held_sources",
-               "pinned", "origin", "created_by_user_id", "created_at", "updated_at", "search_text", "embedding")
+               "pinned", "origin", "created_by_user_id", "created_at", "updated_at", "search_text", "search_terms",
+               "embedding")
     connections["region_eu"].ensure_connection()
     raw = connections["region_eu"].connection
     start = time.perf_counter()
@@ -82,13 +83,13 @@ def load(n_notes: int, n_workspaces: int, rng: random.Random) -> list[tuple[uuid
                 for j in range(per_ws):
                     layer = "workspace" if j % 2 else "mine"
                     held = j % 10 == 9
-                    key, value, search_text, vector = pool[j][(w + j) % VARIANTS]
+                    key, value, search_text, search_terms, vector = pool[j][(w + j) % VARIANTS]
                     copy.write_row((
                         uuid.uuid4(), workspace.id, key, value, layer,
                         "workspace" if layer == "workspace" else f"user:{user.pk}",
                         user.pk if layer == "mine" else None, "held" if held else "active", "[]",
                         j % 7 == 0, "import", user.pk, "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
-                        search_text, vector,
+                        search_text, search_terms, vector,
                     ))
     raw.commit()
     elapsed = time.perf_counter() - start

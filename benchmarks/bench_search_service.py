@@ -107,7 +107,7 @@ def _workspace(owner, name: str):
 
 def _note(workspace, key, value, *, layer="workspace", owner=None, vector=None, **fields):
     from memories.models import Note
-    from memories.search.fulltext import index_text
+    from memories.search.fulltext import index_text, stored_terms
 
     # The same ids on both engines, so that the engines' rankings can be compared exactly.
     note_id = uuid.uuid5(uuid.NAMESPACE_URL, f"appenda-bench/{workspace.slug}/{layer}/{key}/{fields.get('state', '')}"
@@ -115,7 +115,8 @@ def _note(workspace, key, value, *, layer="workspace", owner=None, vector=None, 
     return Note(id=note_id, workspace_id=workspace.id, key=key[:100], value=value, layer=layer,
                 scope=f"user:{owner.pk}" if layer == "mine" else "workspace",
                 owner_user_id=owner.pk if layer == "mine" else None, origin="import",
-                search_text=index_text(key[:100], value), embedding=vector, **fields)
+                search_text=index_text(key[:100], value), search_terms=stored_terms(index_text(key[:100], value)),
+                embedding=vector, **fields)
 
 
 def _unique_keys(rows):
@@ -242,10 +243,11 @@ def breakdown(notes_qs, queries) -> dict:
 
     parts = {"visible ids (1 query)": [], "candidates (ids query + cached set)": [], "lexical (postings)": [],
              "query embedding": [], "rank (embedding + cosine + lexical + fuse)": []}
-    candidates = hybrid.candidate_set(notes_qs)
+    source = hybrid.QuerysetNotes(notes_qs)
+    candidates = hybrid.candidate_set(source)
     for q in queries:
-        parts["visible ids (1 query)"].append(clock(hybrid._raw_rows, notes_qs.order_by("id"))[0])
-        parts["candidates (ids query + cached set)"].append(clock(hybrid.candidate_set, notes_qs)[0])
+        parts["visible ids (1 query)"].append(clock(source.versions)[0])
+        parts["candidates (ids query + cached set)"].append(clock(hybrid.candidate_set, source)[0])
         parts["lexical (postings)"].append(clock(candidates.lexicon.scores, q)[0])
         parts["query embedding"].append(clock(vectors.query_vector, q)[0])
         parts["rank (embedding + cosine + lexical + fuse)"].append(clock(hybrid.rank, candidates, q, 10)[0])
@@ -262,7 +264,7 @@ def lexical_alternatives(engine: str, notes_qs, queries) -> dict:
     out = {}
 
     def cached(q):
-        return hybrid.candidate_set(notes_qs).lexicon.scores(q)
+        return hybrid.candidate_set(hybrid.QuerysetNotes(notes_qs)).lexicon.scores(q)
     out["this design: ids read, cached postings, BM25 in Python"] = ms([clock(cached, q)[0] for q in queries])
 
     def previous(q):

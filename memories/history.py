@@ -27,7 +27,15 @@ from appenda.ids import parse_uuid
 from memories.audit import SNAPSHOT_FIELDS, change_set_record, note_snapshot
 from memories.models import ChangeSet, Layer, Note, NoteChange, Turn
 from memories.policy import SaveSituation, decide
-from memories.scopes import can_change_note, memory_off_level, person_settings, person_visible_filter
+from memories.scopes import (
+    bot_scope,
+    can_change_note,
+    conversation_scope,
+    memory_off_level,
+    person_settings,
+    person_visible_filter,
+    user_scope,
+)
 from memories.search.vectors import note_index_refresh
 from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
@@ -56,13 +64,13 @@ def _scope_filter(note_filter: Q) -> Q:
         if name == "layer" or (name == "pk__in" and not value):  # an empty pk__in is "nothing"
             translated.children.append((name, value))
         elif name == "owner_user_id":
-            translated.children.append(("scope", f"user:{value}"))
+            translated.children.append(("scope", user_scope(value)))
         elif name == "bot_id":
-            translated.children.append(("scope", f"bot:{value}"))
+            translated.children.append(("scope", bot_scope(value)))
         elif name == "bot_id__in":
-            translated.children.append(("scope__in", [f"bot:{bot}" for bot in value]))
+            translated.children.append(("scope__in", [bot_scope(bot) for bot in value]))
         elif name == "conversation_id":
-            translated.children.append(("scope", f"conversation:{value}"))
+            translated.children.append(("scope", conversation_scope(value)))
         else:
             raise NotImplementedError(f"The audit cannot restate the note condition {name!r} on change sets.")
     return translated

@@ -57,6 +57,9 @@ class Note(RegionModel):
     # The text the note is searched by (split key + value) and the vector computed from it
     # (memories.search.vectors); a vector whose search_text no longer matches is ignored.
     search_text = models.TextField(default="", db_default="", blank=True)
+    # The words search_text is ranked by (memories.search.fulltext.stored_terms), tagged with a
+    # checksum of that text: terms of another text are ignored and recomputed.
+    search_terms = models.TextField(default="", db_default="", blank=True)
     embedding = models.BinaryField(null=True)
 
     class Meta:

@@ -16,8 +16,9 @@ from appenda.errors import DomainError
 from memories.models import Layer, Note, Turn
 from memories.policy import OFF_LEVEL_SENTENCES
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
-from memories.scopes import memory_off_level, person_settings_and_rules, turn_read_filter
+from memories.scopes import memory_off_level, person_settings_and_rules, turn_read_filter, turn_read_scopes
 from memories.search import hybrid, vectors
+from memories.search.candidates import TurnNotes
 from memories.selectors import live_notes
 from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
@@ -128,15 +129,15 @@ def turn_context(*, turn: Turn, workspace) -> dict:
             "left_out": left_out}
 
 
-def rank_notes(notes, query: str, limit: int, *, rules: list[RecalledNote] = (), workspace=None, query_vec=None
+def rank_notes(source, query: str, limit: int, *, rules: list[RecalledNote] = (), query_vec=None
                ) -> tuple[list[tuple[RecalledNote, float]], str]:
-    """The notes of ``notes`` (a queryset of what the caller may read, never widened) and the
-    instance ``rules`` best matching ``query``, best first with their scores, and how they were
-    ranked: ``"hybrid"`` (words and meaning), or ``"lexical"`` while the embedding model is
-    missing (memories.search.hybrid). ``workspace``: whose notes these are; ``query_vec``: the
-    query's vector, already being computed."""
-    ranking = hybrid.search(notes, query, limit, extras=[hybrid.ExtraCandidate(r.id, r.key, r.value) for r in rules],
-                            scope=str(workspace.id) if workspace is not None else None, query_vec=query_vec)
+    """The notes of ``source`` (a ``hybrid.NoteSource`` of what the caller may read, never
+    widened) and the instance ``rules`` best matching ``query``, best first with their scores,
+    and how they were ranked: ``"hybrid"`` (words and meaning), or ``"lexical"`` while the
+    embedding model is missing (memories.search.hybrid). ``query_vec``: the query's vector,
+    already being computed."""
+    ranking = hybrid.search(source, query, limit, extras=[hybrid.ExtraCandidate(r.id, r.key, r.value) for r in rules],
+                            query_vec=query_vec)
     by_id = {r.id: r for r in rules}
     found = []
     for row, score in ranking.found:
@@ -149,7 +150,7 @@ def rank_notes(notes, query: str, limit: int, *, rules: list[RecalledNote] = (),
 def rank_queryset(notes, query: str, limit: int, *, workspace=None) -> list[Note]:
     """The notes of a (visible) queryset best matching ``query``, best first: the web list's search."""
     scope = str(workspace.id) if workspace is not None else None
-    ids = [note_id for note_id, _ in hybrid.search(notes, query, limit, scope=scope).scores]
+    ids = [note_id for note_id, _ in hybrid.search(hybrid.QuerysetNotes(notes, scope), query, limit).scores]
     by_id = {str(n.id): n for n in notes.filter(id__in=ids)}
     return [by_id[i] for i in ids if i in by_id]
 
@@ -161,24 +162,26 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
         raise DomainError(f"limit is a whole number from 1 to {SEARCH_MAX_LIMIT}.", code="invalid_limit")
     if layer not in (None, "") and layer not in Layer.values:
         raise DomainError(f"Unknown layer {layer!r}; use one of {', '.join(Layer.values)}.", code="invalid_layer")
-    turn = turn_for_actor(actor=actor, turn_id=turn_id)
-    # The query's vector is computed while the settings, the rules and the notes are read.
+    if subject and (not isinstance(subject, dict) or not subject.get("kind") or not subject.get("id")):
+        raise DomainError('A subject is {"kind": "table", "id": "…"}.', code="invalid_subject")
+    # The query's vector is computed while the turn, the settings, the rules and the notes are
+    # read (it takes about as long as all of them).
     query_vec = vectors.query_vector_soon(query)
+    try:
+        turn = turn_for_actor(actor=actor, turn_id=turn_id)
+    except DomainError:
+        query_vec.cancel()
+        raise
     bot = turn_bot(turn)
     settings, rule_rows = person_settings_and_rules(turn.user_id)
     level = memory_off_level(workspace=actor.workspace, settings=settings, bot=bot, turn=turn)
     if level:
         query_vec.cancel()
         raise DomainError(OFF_LEVEL_SENTENCES.get(level, "Memory is off."), code="memory_off", status=403, level=level)
-    notes = _readable_active(turn, bot, actor.workspace)
-    if layer:
-        notes = notes.filter(layer=layer)
-    if subject:
-        if not isinstance(subject, dict) or not subject.get("kind") or not subject.get("id"):
-            raise DomainError('A subject is {"kind": "table", "id": "…"}.', code="invalid_subject")
-        notes = notes.filter(subject_kind=subject["kind"], subject_id=str(subject["id"]))
+    notes = TurnNotes(actor.workspace, turn_read_scopes(turn, bot), layer=layer or None,
+                      subject=(str(subject["kind"]), str(subject["id"])) if subject else None)
     rules = _rules(rule_rows) if layer in (None, "", Layer.INSTANCE) and not subject else []
-    ranked, ranking = rank_notes(notes, query, limit, rules=rules, workspace=actor.workspace, query_vec=query_vec)
+    ranked, ranking = rank_notes(notes, query, limit, rules=rules, query_vec=query_vec)
     found = [n for n, _ in ranked]
     text, boundary = render_block([encode_note(n.as_model_data()) for n in found],
                                   empty_sentence="No saved note matches this search.")

@@ -91,18 +91,44 @@ def conversation_id_of(turn: Turn | None) -> str | None:
     return f"{channel.get('platform', 'unknown')}:{channel.get('conversation') or turn.chat_id or turn.id}"
 
 
-def turn_read_filter(turn: Turn, bot: Bot | None) -> Q:
-    """The notes a turn may read (state and trash are filtered by the caller)."""
+WORKSPACE_SCOPE = "workspace"
+INSTANCE_SCOPE = "instance"
+
+
+def user_scope(user_id) -> str:
+    return f"user:{user_id}"
+
+
+def bot_scope(bot_id) -> str:
+    return f"bot:{bot_id}"
+
+
+def conversation_scope(conversation_id: str) -> str:
+    return f"conversation:{conversation_id}"
+
+
+def turn_read_scopes(turn: Turn, bot: Bot | None) -> list[str]:
+    """The scopes of the notes a turn may read (state and trash are filtered by the caller).
+
+    The one statement of what a turn reads: ``turn_read_filter`` (the ORM's) and the search's
+    hand-written SQL (``memories.search.candidates``) both take this list. A note's scope names
+    its layer and owner ("user:7" is a ``mine`` note of person 7): every write sets it from
+    the same functions above."""
     layers = bot_reads(bot)
-    q = Q(layer=Layer.WORKSPACE)
+    found = [WORKSPACE_SCOPE]
     if Layer.MINE in layers:
-        q |= Q(layer=Layer.MINE, owner_user_id=turn.user_id)
+        found.append(user_scope(turn.user_id))
     if Layer.BOT in layers and turn.bot_id:
-        q |= Q(layer=Layer.BOT, bot_id=turn.bot_id)
+        found.append(bot_scope(turn.bot_id))
     conversation = conversation_id_of(turn)
     if conversation:
-        q |= Q(layer=Layer.CONVERSATION, conversation_id=conversation)
-    return q
+        found.append(conversation_scope(conversation))
+    return found
+
+
+def turn_read_filter(turn: Turn, bot: Bot | None) -> Q:
+    """The notes a turn may read, as an ORM condition (see ``turn_read_scopes``)."""
+    return Q(scope__in=turn_read_scopes(turn, bot))
 
 
 def person_visible_filter(actor: Actor) -> Q:

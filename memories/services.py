@@ -23,10 +23,15 @@ from memories.models import ChangeSet, Layer, Note, Turn
 from memories.policy import Decision, SaveSituation, decide
 from memories.refusals.gate import inspect_note
 from memories.scopes import (
+    INSTANCE_SCOPE,
+    WORKSPACE_SCOPE,
+    bot_scope,
     can_change_note,
     conversation_id_of,
+    conversation_scope,
     memory_off_level,
     person_settings,
+    user_scope,
 )
 from memories.search.vectors import note_index_fields_soon, note_index_set
 from memories.selectors import member_notes_blind, memory_get_visible
@@ -95,8 +100,8 @@ def _target_for_turn(actor: Actor, turn: Turn, bot: Bot | None, layer: str | Non
     holds them for a paired sender's confirmation and refuses them for anyone else (R-MSG-1).
     """
     conversation = conversation_id_of(turn)
-    mine = Target(Layer.MINE, f"user:{turn.user_id}", owner_user_id=turn.user_id)
-    own = Target(Layer.BOT, f"bot:{bot.id}", bot_id=bot.id) if bot else None
+    mine = Target(Layer.MINE, user_scope(turn.user_id), owner_user_id=turn.user_id)
+    own = Target(Layer.BOT, bot_scope(bot.id), bot_id=bot.id) if bot else None
     if bot is None:
         options, default = {Layer.MINE: mine}, Layer.MINE
     elif bot.memory in (Bot.MemoryChoice.MINE_AND_OWN, Bot.MemoryChoice.OWN):
@@ -109,11 +114,11 @@ def _target_for_turn(actor: Actor, turn: Turn, bot: Bot | None, layer: str | Non
         options, default = {Layer.MINE: mine, Layer.BOT: own}, Layer.BOT
     if conversation and default is not None:
         options[Layer.CONVERSATION] = Target(
-            Layer.CONVERSATION, f"conversation:{conversation}", conversation_id=conversation
+            Layer.CONVERSATION, conversation_scope(conversation), conversation_id=conversation
         )
         default = Layer.CONVERSATION
     elif bot is None and actor.can("memory:write_workspace"):
-        options[Layer.WORKSPACE] = Target(Layer.WORKSPACE, "workspace")
+        options[Layer.WORKSPACE] = Target(Layer.WORKSPACE, WORKSPACE_SCOPE)
     chosen = layer or default
     if chosen is None:
         return None, True  # memory is off at the bot level; the policy refuses
@@ -123,17 +128,17 @@ def _target_for_turn(actor: Actor, turn: Turn, bot: Bot | None, layer: str | Non
 def _target_for_person(actor: Actor, layer: str | None, bot_ref) -> tuple[Target | None, bool]:
     layer = layer or Layer.MINE
     if layer == Layer.MINE:
-        return Target(Layer.MINE, f"user:{actor.user.pk}", owner_user_id=actor.user.pk), actor.can("memory:write_mine")
+        return Target(Layer.MINE, user_scope(actor.user.pk), owner_user_id=actor.user.pk), actor.can("memory:write_mine")
     if layer == Layer.WORKSPACE:
-        return Target(Layer.WORKSPACE, "workspace"), actor.can("memory:write_workspace")
+        return Target(Layer.WORKSPACE, WORKSPACE_SCOPE), actor.can("memory:write_workspace")
     if layer == Layer.BOT:
         bot_id = parse_uuid(bot_ref)
         bot = Bot.objects.filter(id=bot_id, workspace=actor.workspace, owner=actor.user).first() if bot_id else None
         if bot is None:
             raise DomainError("Name one of your bots in 'bot' to save to its notes.", code="bot_not_found")
-        return Target(Layer.BOT, f"bot:{bot.id}", bot_id=bot.id), True
+        return Target(Layer.BOT, bot_scope(bot.id), bot_id=bot.id), True
     if layer == Layer.INSTANCE:
-        return Target(Layer.INSTANCE, "instance"), actor.is_instance_admin
+        return Target(Layer.INSTANCE, INSTANCE_SCOPE), actor.is_instance_admin
     return None, False
 
 
@@ -355,7 +360,7 @@ def held_note_activate(*, workspace, held: Note) -> tuple[Note, list]:
         before = note_snapshot(active)
         changes.append((held, note_snapshot(held), None))
         active.value, active.subject_kind, active.subject_id = held.value, held.subject_kind, held.subject_id
-        active.search_text, active.embedding = held.search_text, held.embedding
+        active.search_text, active.search_terms, active.embedding = held.search_text, held.search_terms, held.embedding
         active.pinned = active.pinned or held.pinned
         # A queryset delete keeps ``held.id`` for the change set (``held.delete()`` would clear it).
         Note.objects.for_workspace(workspace).filter(id=held.id).delete()

@@ -24,6 +24,7 @@ from memories.audit import change_set_record, note_snapshot
 from memories.history import held_note_refresh
 from memories.models import NoteChange, ChangeSet, Layer, Note
 from memories.selectors import live_notes
+from memories.scopes import bot_scope, user_scope
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 
@@ -38,18 +39,18 @@ def _person_only(actor: Actor) -> None:
 def _owned_scopes(actor: Actor) -> list[str]:
     """The scopes whose notes are the caller's own: their ``mine`` notes and their bots' notes."""
     bots = Bot.objects.filter(workspace=actor.workspace, owner_id=actor.user.pk).values_list("id", flat=True)
-    return [f"user:{actor.user.pk}", *(f"bot:{bot}" for bot in bots)]
+    return [user_scope(actor.user.pk), *(bot_scope(bot) for bot in bots)]
 
 
 def _forget_scope(actor: Actor, layer, bot_ref) -> str:
     if layer in (None, "", Layer.MINE):
-        return f"user:{actor.user.pk}"
+        return user_scope(actor.user.pk)
     if layer == Layer.BOT:
         bot_id = parse_uuid(bot_ref)
         bot = Bot.objects.filter(id=bot_id, workspace=actor.workspace, owner=actor.user).first() if bot_id else None
         if bot is None:
             raise DomainError("Name one of your bots in 'bot' to forget its notes.", code="bot_not_found")
-        return f"bot:{bot.id}"
+        return bot_scope(bot.id)
     raise DomainError(
         "Forget everything works on notes that are yours alone: layer mine, or bot with one of your bots.",
         code="layer_not_allowed", status=403,

@@ -1,9 +1,10 @@
 """Ranking of the notes one search may return: lexical (``fulltext``) and semantic (cosine of
 stored note vectors with the query's vector), fused with ``memories.search.fusion.fuse``.
 
-The caller passes the queryset of notes the turn (or the person) may read; this module never
-widens it: it reads those rows' ids and only then the text and vectors of the ones it has not
-seen, so a held, trashed, expired or invisible note is never a candidate, whatever its vector.
+The caller passes the notes the turn (or the person) may read as a ``NoteSource`` (a turn's:
+``memories.search.candidates``; a queryset's: ``QuerysetNotes``); this module never widens it:
+it reads those rows' ids and only then the text and vectors of the ones it has not seen, so a
+held, trashed, expired or invisible note is never a candidate, whatever its vector.
 
 Two caches per process, both checked against the database on every search:
 
@@ -29,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 from django.db import connections
@@ -36,7 +38,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from memories.search import vectors
-from memories.search.fulltext import LexicalIndex, NoteTerms, index_text, text_terms
+from memories.search.fulltext import LexicalIndex, NoteTerms, index_text, stored_or_text_terms
 from memories.search.fusion import DEFAULT_WEIGHTS, fuse
 
 HYBRID = "hybrid"
@@ -157,6 +159,26 @@ class CandidateSet:
         self.lexicon = LexicalIndex([s.terms for s in self.signals])
 
 
+_COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
+            "search_terms", "embedding")
+
+
+class NoteSource(Protocol):
+    """Where a search's candidates come from: the notes the caller may read, never more.
+
+    ``versions`` reads each candidate's (id, updated_at) as text, by id; ``read`` reads them
+    (or only ``ids`` of them) with ``_COLUMNS`` after those two. Ids come back as the database
+    writes them as text (canonical on PostgreSQL, 32 hex digits on SQLite) and are passed back
+    to ``read`` as they came. ``scope`` names where the notes come from (a workspace id)."""
+
+    alias: str
+    scope: str | None
+
+    def versions(self) -> list[tuple]: ...
+
+    def read(self, ids: Sequence[str] | None = None) -> list[tuple]: ...
+
+
 def _raw_rows(queryset, *fields: str) -> list[tuple]:
     """(id, updated_at) as text, then ``fields``, as the database driver returns them.
 
@@ -174,38 +196,49 @@ def _raw_rows(queryset, *fields: str) -> list[tuple]:
         return cursor.fetchall()
 
 
+class QuerysetNotes:
+    """The notes of a (visible) queryset as a ``NoteSource``: the web list's search."""
+
+    def __init__(self, notes, scope: str | None = None):
+        self.notes, self.alias, self.scope = notes, notes.db, scope
+
+    def versions(self) -> list[tuple]:
+        return _raw_rows(self.notes.order_by("id"))
+
+    def read(self, ids: Sequence[str] | None = None) -> list[tuple]:
+        notes = self.notes if ids is None else self.notes.filter(id__in=list(ids))
+        return _raw_rows(notes.order_by("id"), *_COLUMNS)
+
+
 def _note_id(raw) -> str:
     if isinstance(raw, str) and len(raw) == 36:
         return raw  # PostgreSQL's uuid as text: canonical already
     return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
 
 
-_COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
-            "embedding")
-
-
 def _signals(note_id: str, key: str, value: str, layer: str, pinned, subject_kind, subject_id, search_text,
-             embedding) -> Signals:
+             search_terms, embedding) -> Signals:
     text = index_text(key, value)
-    return Signals(note_id, key, value, layer, bool(pinned), subject_kind, subject_id, text_terms(text),
+    return Signals(note_id, key, value, layer, bool(pinned), subject_kind, subject_id,
+                   stored_or_text_terms(text, search_terms),
                    vectors.stored_vector(key, value, search_text, embedding, text=text), time.monotonic())
 
 
-def _read_misses(notes, alias: str, missing: list[tuple]) -> dict:
-    """Signals of the notes not in the cache, read from the same (visible) queryset."""
+def _read_misses(source: NoteSource, missing: list[tuple]) -> dict:
+    """Signals of the notes not in the cache, read from the same (visible) source."""
     read = {}
     for start in range(0, len(missing), _MISS_BATCH):
         batch = [raw_id for raw_id, _ in missing[start:start + _MISS_BATCH]]
-        for raw_id, updated_at, *fields in _raw_rows(notes.filter(id__in=batch), *_COLUMNS):
+        for raw_id, updated_at, *fields in source.read(batch):
             # The read decides: a note changed since the ids were read is cached as it is now.
             signals = _signals(_note_id(raw_id), *fields)
-            NOTE_CACHE.put((alias, raw_id, updated_at), signals)
+            NOTE_CACHE.put((source.alias, raw_id, updated_at), signals)
             read[raw_id] = signals
     return read
 
 
-def _note_signals(notes, alias: str, rows: list[tuple]) -> list[Signals]:
-    found = [NOTE_CACHE.get((alias, raw_id, updated_at)) for raw_id, updated_at in rows]
+def _note_signals(source: NoteSource, rows: list[tuple]) -> list[Signals]:
+    found = [NOTE_CACHE.get((source.alias, raw_id, updated_at)) for raw_id, updated_at in rows]
     stale_before = time.monotonic() - VECTOR_RECHECK_SECONDS
     missing, have_model = [], None
     for row, hit in zip(rows, found):
@@ -218,19 +251,19 @@ def _note_signals(notes, alias: str, rows: list[tuple]) -> list[Signals]:
                 missing.append(row)
     if not missing:
         return found
-    read = _read_misses(notes, alias, missing)
+    read = _read_misses(source, missing)
     # A note changed or removed between the two reads is taken as read, or left out.
     return [read.get(row[0], hit) for row, hit in zip(rows, found) if row[0] in read or hit is not None]
 
 
-def _all_signals(notes, alias: str) -> tuple[list[tuple], list[Signals]]:
-    """The (id, updated_at) rows of ``notes`` and every note's signals, in one query."""
+def _all_signals(source: NoteSource) -> tuple[list[tuple], list[Signals]]:
+    """The (id, updated_at) rows of the source and every note's signals, in one query."""
     rows, found = [], []
-    for raw_id, updated_at, *fields in _raw_rows(notes.order_by("id"), *_COLUMNS):
-        signals = NOTE_CACHE.get((alias, raw_id, updated_at))
+    for raw_id, updated_at, *fields in source.read():
+        signals = NOTE_CACHE.get((source.alias, raw_id, updated_at))
         if signals is None or signals.vector is None:
             signals = _signals(_note_id(raw_id), *fields)
-            NOTE_CACHE.put((alias, raw_id, updated_at), signals)
+            NOTE_CACHE.put((source.alias, raw_id, updated_at), signals)
         rows.append((raw_id, updated_at))
         found.append(signals)
     return rows, found
@@ -246,7 +279,7 @@ def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
         if hit is None or (hit.vector is None and vectors.embedder() is not None):
             embedding = vectors.embedding_for(extra.key, extra.value)
             hit = _signals(extra.id, extra.key, extra.value, extra.layer, True, None, None,
-                           vectors.index_text(extra.key, extra.value), embedding)
+                           vectors.index_text(extra.key, extra.value), None, embedding)
             NOTE_CACHE.put(key, hit)
         out.append(hit)
     return out
@@ -257,25 +290,25 @@ def _set_key(alias: str, rows: list[tuple], extras: Sequence[ExtraCandidate]) ->
     return alias, tuple(rows), tuple((e.id, e.key, e.value) for e in extras)
 
 
-def candidate_set(notes, extras: Sequence[ExtraCandidate] = (), *, scope=None) -> CandidateSet:
-    """Every note of the ``notes`` queryset and the ``extras``, with what ranking them needs;
-    the same set as the last search over the same rows is reused. ``scope`` names where the
-    notes come from (a workspace id): the first search of a scope reads them in one query."""
-    alias = notes.db
+def candidate_set(source: NoteSource, extras: Sequence[ExtraCandidate] = ()) -> CandidateSet:
+    """Every note of ``source`` and the ``extras``, with what ranking them needs; the same set
+    as the last search over the same rows is reused. The first search of the source's scope
+    in this process reads every note in one query (none of them can be cached)."""
+    alias, scope = source.alias, source.scope
     if scope is not None and RECENT_SCOPES.get((alias, scope)) is None:
-        rows, found = _all_signals(notes, alias)
+        rows, found = _all_signals(source)
         RECENT_SCOPES.put((alias, scope), True)
         built = CandidateSet(found + _extra_signals(extras))
         SET_CACHE.put(_set_key(alias, rows, extras), built)
         return built
-    rows = _raw_rows(notes.order_by("id"))
+    rows = source.versions()
     set_key = _set_key(alias, rows, extras)
     cached = SET_CACHE.get(set_key)
     if cached is not None and (len(cached.with_vector) == len(cached.signals)
                                or cached.built_at >= time.monotonic() - VECTOR_RECHECK_SECONDS
                                or vectors.embedder() is None):
         return cached
-    built = CandidateSet(_note_signals(notes, alias, rows) + _extra_signals(extras))
+    built = CandidateSet(_note_signals(source, rows) + _extra_signals(extras))
     SET_CACHE.put(set_key, built)
     return built
 
@@ -318,11 +351,11 @@ def rank(candidates: CandidateSet, query: str, limit: int, query_vec: Future | N
     return Ranking([(candidates.by_id[note_id], score) for note_id, score in fused], HYBRID if semantic else LEXICAL)
 
 
-def search(notes, query: str, limit: int, *, extras: Sequence[ExtraCandidate] = (), scope=None,
+def search(source: NoteSource, query: str, limit: int, *, extras: Sequence[ExtraCandidate] = (),
            query_vec: Future | None = None) -> Ranking:
-    """Rank the notes of the ``notes`` queryset (the caller's visible set) and ``extras``.
-    The query's vector is computed while the candidates are read (``query_vec``: started by the
-    caller, earlier still). ``scope``: see ``candidate_set``."""
+    """Rank the notes of ``source`` (the caller's visible set) and ``extras``. The query's
+    vector is computed while the candidates are read (``query_vec``: started by the caller,
+    earlier still)."""
     if query_vec is None:
         query_vec = vectors.query_vector_soon(query)
-    return rank(candidate_set(notes, extras, scope=scope), query, limit, query_vec)
+    return rank(candidate_set(source, extras), query, limit, query_vec)

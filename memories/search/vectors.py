@@ -26,7 +26,7 @@ import numpy as np
 from django.conf import settings
 
 from memories.search.embedding import Embedder, get_embedder, vector_from_bytes, vector_to_bytes
-from memories.search.fulltext import index_text
+from memories.search.fulltext import index_text, stored_terms
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +59,8 @@ def embedding_for(key: str, value: str) -> bytes | None:
 
 def note_index_fields(key: str, value: str) -> dict:
     """The search fields of a note with this text: set them wherever key or value is written."""
-    return {"search_text": index_text(key, value), "embedding": embedding_for(key, value)}
+    text = index_text(key, value)
+    return {"search_text": text, "search_terms": stored_terms(text), "embedding": embedding_for(key, value)}
 
 
 def note_index_set(note) -> None:
@@ -71,7 +72,8 @@ def note_index_set(note) -> None:
 def note_index_refresh(note) -> None:
     """``note_index_set`` when the note's text is not the one its search fields were computed
     from: for write paths that put back text from elsewhere (an undo, an import)."""
-    if note.search_text != index_text(note.key, note.value) or note.embedding is None:
+    text = index_text(note.key, note.value)
+    if note.search_text != text or note.embedding is None or note.search_terms != stored_terms(text):
         note_index_set(note)
 
 
@@ -112,7 +114,8 @@ def _done(value) -> Future:
 def note_index_fields_soon(key: str, value: str) -> Future:
     """``note_index_fields`` computed in the background; ``.result()`` where the note is written."""
     if embedder() is None:
-        return _done({"search_text": index_text(key, value), "embedding": None})
+        text = index_text(key, value)
+        return _done({"search_text": text, "search_terms": stored_terms(text), "embedding": None})
     return _pool().submit(note_index_fields, key, value)
 
 

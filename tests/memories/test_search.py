@@ -92,8 +92,9 @@ def _expected(query: str, limit: int, notes=NOTES) -> list[str]:
     signals = []
     for number, (key, value, layer) in enumerate(notes):
         fields = vectors.note_index_fields(key, value)
+        # No stored terms: the terms come from the text here, so the engines' stored ones are checked.
         signals.append(hybrid._signals(f"note-{number}", key, value, layer, False, None, None,
-                                       fields["search_text"], fields["embedding"]))
+                                       fields["search_text"], None, fields["embedding"]))
     return [s.key for s, _ in hybrid.rank(hybrid.CandidateSet(signals), query, limit).found]
 
 
@@ -166,7 +167,7 @@ def test_R_RECALL_3_paraphrases_find_their_note_first(search_model, owner, eu_ws
 def test_R_RECALL_3_the_order_of_candidates_never_changes_the_ranking(search_model, owner, eu_ws):
     actor = actor_for(owner, eu_ws)
     _save_all(actor)
-    signals = hybrid.candidate_set(Note.objects.for_workspace(eu_ws)).signals
+    signals = hybrid.candidate_set(hybrid.QuerysetNotes(Note.objects.for_workspace(eu_ws))).signals
     for query in PARAPHRASES:
         forward = hybrid.rank(hybrid.CandidateSet(signals), query, 8).scores
         assert hybrid.rank(hybrid.CandidateSet(signals[::-1]), query, 8).scores == forward
@@ -203,7 +204,7 @@ def test_R_RECALL_3_a_vector_of_older_text_is_ignored_until_embed_notes_recomput
     fixed = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert vectors.stored_vector(fixed.key, fixed.value, fixed.search_text, fixed.embedding) is not None
     monkeypatch.setattr(hybrid, "VECTOR_RECHECK_SECONDS", 0.0)
-    (signals,) = hybrid.candidate_set(Note.objects.for_workspace(eu_ws).filter(id=note.id)).signals
+    (signals,) = hybrid.candidate_set(hybrid.QuerysetNotes(Note.objects.for_workspace(eu_ws).filter(id=note.id))).signals
     assert signals.vector is not None
 
 

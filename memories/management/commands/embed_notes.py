@@ -1,6 +1,6 @@
-"""Computes the search vector of notes that have none, or whose text changed since theirs was
-computed (saved while the model was missing, restored by an undo, imported held), in every
-region database. Safe to run at any time and repeatedly; a note edited meanwhile is left to its
+"""Computes the search vector (and the stored terms) of notes that have none, or whose text
+changed since theirs were computed (saved while the model was missing, restored by an undo,
+imported held, saved before terms were stored), in every region database. Safe to run at any time and repeatedly; a note edited meanwhile is left to its
 own save."""
 
 import time
@@ -10,7 +10,7 @@ from django.core.management import BaseCommand, CommandError
 
 from memories.models import Note
 from memories.search.embedding import vector_to_bytes
-from memories.search.fulltext import index_text
+from memories.search.fulltext import index_text, stored_terms
 from memories.search.vectors import embedder, model_dir
 
 
@@ -38,7 +38,7 @@ class Command(BaseCommand):
         notes = Note.objects.using(alias)
         done, last = 0, None
         while True:
-            page = notes.order_by("id").only("id", "key", "value", "search_text", "embedding")
+            page = notes.order_by("id").only("id", "key", "value", "search_text", "search_terms", "embedding")
             if last is not None:
                 page = page.filter(id__gt=last)
             rows = list(page[:batch])
@@ -47,11 +47,14 @@ class Command(BaseCommand):
             last = rows[-1].id
             for note in rows:
                 text = index_text(note.key, note.value)
-                if not recompute and note.embedding is not None and note.search_text == text:
+                terms = stored_terms(text)
+                vector_current = note.embedding is not None and note.search_text == text
+                if not recompute and vector_current and note.search_terms == terms:
                     continue
-                vector = vector_to_bytes(model.embed_note(note.key, note.value))
+                fields = {"search_text": text, "search_terms": terms}
+                if recompute or not vector_current:
+                    fields["embedding"] = vector_to_bytes(model.embed_note(note.key, note.value))
                 # Only if the text is still the one embedded: a concurrent edit computed its own.
                 # updated_at is left alone (an edit did not happen); search re-reads notes that
                 # had no vector (memories.search.hybrid.VECTOR_RECHECK_SECONDS).
-                done += notes.filter(id=note.id, key=note.key, value=note.value).update(
-                    search_text=text, embedding=vector)
+                done += notes.filter(id=note.id, key=note.key, value=note.value).update(**fields)
