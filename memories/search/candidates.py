@@ -16,7 +16,7 @@ from django.db import connections
 
 from appenda.db.fast import execute, fast_cursor
 from memories.models import Note
-from memories.search.hybrid import _COLUMNS
+from memories.search.hybrid import NOTE_COLUMNS
 
 
 def _field_column(name: str) -> str:
@@ -74,4 +74,4 @@ class TurnNotes:
         return self._select((), None)
 
     def read(self, ids: Sequence[str] | None = None) -> list[tuple]:
-        return self._select(_COLUMNS, ids)
+        return self._select(NOTE_COLUMNS, ids)

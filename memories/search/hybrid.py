@@ -159,15 +159,16 @@ class CandidateSet:
         self.lexicon = LexicalIndex([s.terms for s in self.signals])
 
 
-_COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
-            "search_terms", "embedding")
+#: What a search reads of each note, after its id and updated_at (every ``NoteSource.read``).
+NOTE_COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
+                "search_terms", "embedding")
 
 
 class NoteSource(Protocol):
     """Where a search's candidates come from: the notes the caller may read, never more.
 
     ``versions`` reads each candidate's (id, updated_at) as text, by id; ``read`` reads them
-    (or only ``ids`` of them) with ``_COLUMNS`` after those two. Ids come back as the database
+    (or only ``ids`` of them) with ``NOTE_COLUMNS`` after those two. Ids come back as the database
     writes them as text (canonical on PostgreSQL, 32 hex digits on SQLite) and are passed back
     to ``read`` as they came. ``scope`` names where the notes come from (a workspace id)."""
 
@@ -207,7 +208,7 @@ class QuerysetNotes:
 
     def read(self, ids: Sequence[str] | None = None) -> list[tuple]:
         notes = self.notes if ids is None else self.notes.filter(id__in=list(ids))
-        return _raw_rows(notes.order_by("id"), *_COLUMNS)
+        return _raw_rows(notes.order_by("id"), *NOTE_COLUMNS)
 
 
 def _note_id(raw) -> str:
