@@ -114,8 +114,7 @@ def _done(value) -> Future:
 def note_index_fields_soon(key: str, value: str) -> Future:
     """``note_index_fields`` computed in the background; ``.result()`` where the note is written."""
     if embedder() is None:
-        text = index_text(key, value)
-        return _done({"search_text": text, "search_terms": stored_terms(text), "embedding": None})
+        return _done(note_index_fields(key, value))  # no model: nothing to wait for
     return _pool().submit(note_index_fields, key, value)
 
 

@@ -20,6 +20,7 @@ from memories.scopes import (
     conversation_scope,
     turn_read_filter,
     turn_read_scopes,
+    user_scope,
 )
 from memories.search import hybrid
 from memories.search.candidates import TurnNotes
@@ -35,7 +36,7 @@ CONVERSATION = "slack:c1"
 
 def _note(workspace, key, layer, *, user=None, bot=None, conversation=None, **fields):
     scope = {
-        Layer.MINE: lambda: f"user:{user.pk}", Layer.WORKSPACE: lambda: WORKSPACE_SCOPE,
+        Layer.MINE: lambda: user_scope(user.pk), Layer.WORKSPACE: lambda: WORKSPACE_SCOPE,
         Layer.BOT: lambda: bot_scope(bot.id), Layer.CONVERSATION: lambda: conversation_scope(conversation),
     }[layer]()
     note = Note(workspace_id=workspace.id, key=key, value=f"the note {key}", layer=layer, scope=scope,
