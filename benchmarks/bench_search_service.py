@@ -115,7 +115,7 @@ def _note(workspace, key, value, *, layer="workspace", owner=None, vector=None, 
     return Note(id=note_id, workspace_id=workspace.id, key=key[:100], value=value, layer=layer,
                 scope=f"user:{owner.pk}" if layer == "mine" else "workspace",
                 owner_user_id=owner.pk if layer == "mine" else None, origin="import",
-                search_text=index_text(key[:100], value), search_terms=stored_terms(index_text(key[:100], value)),
+                search_text=index_text(key[:100], value), search_terms=stored_terms(key[:100], value),
                 embedding=vector, **fields)
 
 

@@ -58,7 +58,8 @@ class Note(RegionModel):
     # (memories.search.vectors); a vector whose search_text no longer matches is ignored.
     search_text = models.TextField(default="", db_default="", blank=True)
     # The words search_text is ranked by (memories.search.fulltext.stored_terms), tagged with a
-    # checksum of that text: terms of another text are ignored and recomputed.
+    # checksum of the key and value all three search fields were computed from: terms of
+    # another text are ignored and recomputed, and so is the vector (vectors.current_index).
     search_terms = models.TextField(default="", db_default="", blank=True)
     embedding = models.BinaryField(null=True)
 

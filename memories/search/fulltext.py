@@ -81,31 +81,44 @@ def text_terms(text: str) -> NoteTerms:
     return NoteTerms(dict(Counter(words)), len(words))
 
 
-#: Names how ``stored_terms`` were computed: change it with ``lexical.terms`` (stemming,
-#: stopwords), and every stored list is recomputed at read time until the note is saved again.
-TERMS_FORMAT = "t1"
+#: Names how a row's search fields were computed (``stored_terms``, ``index_text``, the note
+#: vector of ``memories.search.vectors``): change it with ``lexical.terms`` (stemming, stopwords)
+#: or ``index_text``, and every row's stored terms and vector are checked against its text again
+#: (and the terms recomputed) until the note is saved again.
+TERMS_FORMAT = "t2"
 
 
-def _terms_tag(text: str) -> str:
-    return f"{TERMS_FORMAT}:{zlib.crc32(text.encode()):08x}"
+def fields_tag(key: str, value: str) -> str:
+    """What a row's search fields were computed from: this format, and a checksum of the note's
+    key and value. A search checks it instead of recomputing ``index_text`` for every note."""
+    return f"{TERMS_FORMAT}:{zlib.crc32((key + chr(0) + value).encode()):08x}"
 
 
-def stored_terms(text: str) -> str:
+def stored_terms(key: str, value: str) -> str:
     """A note's terms as kept on its row (``Note.search_terms``), computed once at save time: a
     search's first read of a hundred notes then splits strings instead of tokenising and
-    stemming texts (~1 ms less, benchmarks/bench_core.py). Tagged with the format and a
-    checksum of ``text``, so terms of another text or another format are never used."""
-    return " ".join([_terms_tag(text), *terms(text)])
+    stemming texts (benchmarks/bench_core.py). Three lines: ``fields_tag``, the distinct terms,
+    and each term again for every further time it occurs; so terms of another text or format
+    are never used, and reading them needs no counting."""
+    counts = Counter(terms(index_text(key, value)))
+    again = [term for term, count in counts.items() for _ in range(count - 1)]
+    return "\n".join([fields_tag(key, value), " ".join(counts), " ".join(again)])
 
 
-def stored_or_text_terms(text: str, stored: str | None) -> NoteTerms:
-    """``text_terms(text)``, from ``stored`` when it holds this text's terms in this format."""
-    if stored:
-        tag, _, words = stored.partition(" ")
-        if tag == _terms_tag(text):
-            listed = words.split()
-            return NoteTerms(dict(Counter(listed)), len(listed))
-    return text_terms(text)
+def read_stored_terms(key: str, value: str, stored: str | None) -> NoteTerms | None:
+    """The terms ``stored_terms(key, value)`` wrote, or None when ``stored`` was computed from
+    another key and value, in another format, or is missing."""
+    if not stored or not stored.startswith(fields_tag(key, value) + "\n"):
+        return None
+    try:
+        _, distinct, again = stored.split("\n")
+        counts = dict.fromkeys(distinct.split(), 1)
+        repeated = again.split()
+        for term in repeated:
+            counts[term] += 1
+    except (ValueError, KeyError):  # not as stored_terms writes it: recomputed from the text
+        return None
+    return NoteTerms(counts, len(counts) + len(repeated))
 
 
 def _deletions(word: str) -> set[str]:

@@ -38,7 +38,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from memories.search import vectors
-from memories.search.fulltext import LexicalIndex, NoteTerms, index_text, stored_or_text_terms
+from memories.search.fulltext import LexicalIndex, NoteTerms
 from memories.search.fusion import DEFAULT_WEIGHTS, fuse
 
 HYBRID = "hybrid"
@@ -167,10 +167,10 @@ NOTE_COLUMNS = ("key", "value", "layer", "pinned", "subject_kind", "subject_id",
 class NoteSource(Protocol):
     """Where a search's candidates come from: the notes the caller may read, never more.
 
-    ``versions`` reads each candidate's (id, updated_at) as text, by id; ``read`` reads them
-    (or only ``ids`` of them) with ``NOTE_COLUMNS`` after those two. Ids come back as the database
-    writes them as text (canonical on PostgreSQL, 32 hex digits on SQLite) and are passed back
-    to ``read`` as they came. ``scope`` names where the notes come from (a workspace id)."""
+    ``versions`` reads each candidate's (id, updated_at) as text; ``read`` reads them (or only
+    ``ids`` of them) with ``NOTE_COLUMNS`` after those two; both in any order. Ids come back as
+    the database writes them as text (canonical on PostgreSQL, 32 hex digits on SQLite) and are
+    passed back to ``read`` as they came. ``scope`` names where the notes come from (a workspace id)."""
 
     alias: str
     scope: str | None
@@ -204,11 +204,11 @@ class QuerysetNotes:
         self.notes, self.alias, self.scope = notes, notes.db, scope
 
     def versions(self) -> list[tuple]:
-        return _raw_rows(self.notes.order_by("id"))
+        return _raw_rows(self.notes.order_by())
 
     def read(self, ids: Sequence[str] | None = None) -> list[tuple]:
         notes = self.notes if ids is None else self.notes.filter(id__in=list(ids))
-        return _raw_rows(notes.order_by("id"), *NOTE_COLUMNS)
+        return _raw_rows(notes.order_by(), *NOTE_COLUMNS)
 
 
 def _note_id(raw) -> str:
@@ -217,24 +217,32 @@ def _note_id(raw) -> str:
     return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
 
 
-def _signals(note_id: str, key: str, value: str, layer: str, pinned, subject_kind, subject_id, search_text,
-             search_terms, embedding) -> Signals:
-    text = index_text(key, value)
-    return Signals(note_id, key, value, layer, bool(pinned), subject_kind, subject_id,
-                   stored_or_text_terms(text, search_terms),
-                   vectors.stored_vector(key, value, search_text, embedding, text=text), time.monotonic())
+def _signals_of(notes: Sequence[tuple]) -> list[Signals]:
+    """Signals of notes given as (id, *NOTE_COLUMNS), their vectors decoded in one go."""
+    read_at = time.monotonic()
+    parts, blobs = [], []
+    for note_id, key, value, layer, pinned, subject_kind, subject_id, search_text, search_terms, embedding in notes:
+        terms, blob = vectors.current_index(key, value, search_text, search_terms, embedding)
+        parts.append((note_id, key, value, layer, bool(pinned), subject_kind, subject_id, terms))
+        blobs.append(blob)
+    return [Signals(*part, vector, read_at) for part, vector in zip(parts, vectors.vectors_of(blobs))]
+
+
+def _signals_of_rows(source: NoteSource, rows: Sequence[tuple]) -> list[Signals]:
+    """Signals of rows as ``source.read`` returns them, each cached by its (id, updated_at)."""
+    found = _signals_of([(_note_id(row[0]), *row[2:]) for row in rows])
+    for row, signals in zip(rows, found):
+        NOTE_CACHE.put((source.alias, row[0], row[1]), signals)
+    return found
 
 
 def _read_misses(source: NoteSource, missing: list[tuple]) -> dict:
     """Signals of the notes not in the cache, read from the same (visible) source."""
     read = {}
     for start in range(0, len(missing), _MISS_BATCH):
-        batch = [raw_id for raw_id, _ in missing[start:start + _MISS_BATCH]]
-        for raw_id, updated_at, *fields in source.read(batch):
-            # The read decides: a note changed since the ids were read is cached as it is now.
-            signals = _signals(_note_id(raw_id), *fields)
-            NOTE_CACHE.put((source.alias, raw_id, updated_at), signals)
-            read[raw_id] = signals
+        rows = source.read([raw_id for raw_id, _ in missing[start:start + _MISS_BATCH]])
+        # The read decides: a note changed since the ids were read is cached as it is now.
+        read.update(zip([row[0] for row in rows], _signals_of_rows(source, rows)))
     return read
 
 
@@ -259,15 +267,13 @@ def _note_signals(source: NoteSource, rows: list[tuple]) -> list[Signals]:
 
 def _all_signals(source: NoteSource) -> tuple[list[tuple], list[Signals]]:
     """The (id, updated_at) rows of the source and every note's signals, in one query."""
-    rows, found = [], []
-    for raw_id, updated_at, *fields in source.read():
-        signals = NOTE_CACHE.get((source.alias, raw_id, updated_at))
-        if signals is None or signals.vector is None:
-            signals = _signals(_note_id(raw_id), *fields)
-            NOTE_CACHE.put((source.alias, raw_id, updated_at), signals)
-        rows.append((raw_id, updated_at))
-        found.append(signals)
-    return rows, found
+    read = sorted(source.read(), key=lambda row: row[0])  # by id, as the rows a set is cached by
+    versions = [row[:2] for row in read]
+    found = [NOTE_CACHE.get((source.alias, raw_id, updated_at)) for raw_id, updated_at in versions]
+    unusable = [i for i, hit in enumerate(found) if hit is None or hit.vector is None]
+    for i, signals in zip(unusable, _signals_of_rows(source, [read[i] for i in unusable])):
+        found[i] = signals
+    return versions, found
 
 
 def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
@@ -278,9 +284,9 @@ def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
         key = ("extra", extra.id, extra.key, extra.value)
         hit = NOTE_CACHE.get(key)
         if hit is None or (hit.vector is None and vectors.embedder() is not None):
-            embedding = vectors.embedding_for(extra.key, extra.value)
-            hit = _signals(extra.id, extra.key, extra.value, extra.layer, True, None, None,
-                           vectors.index_text(extra.key, extra.value), None, embedding)
+            fields = vectors.note_index_fields(extra.key, extra.value)
+            (hit,) = _signals_of([(extra.id, extra.key, extra.value, extra.layer, True, None, None,
+                                   fields["search_text"], fields["search_terms"], fields["embedding"])])
             NOTE_CACHE.put(key, hit)
         out.append(hit)
     return out
@@ -302,7 +308,7 @@ def candidate_set(source: NoteSource, extras: Sequence[ExtraCandidate] = ()) -> 
         built = CandidateSet(found + _extra_signals(extras))
         SET_CACHE.put(_set_key(alias, rows, extras), built)
         return built
-    rows = source.versions()
+    rows = sorted(source.versions())
     set_key = _set_key(alias, rows, extras)
     cached = SET_CACHE.get(set_key)
     if cached is not None and (len(cached.with_vector) == len(cached.signals)

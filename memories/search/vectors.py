@@ -3,8 +3,10 @@
 A note's vector is computed when its text is written (``note_index_fields`` at save and edit,
 ``note_index_refresh`` where an undo or an import puts text back, ``embed_notes`` for notes
 saved before the model was prepared) and stored in ``Note.embedding`` next to
-``Note.search_text``, the text it was computed from. A vector is used only while
-``search_text`` still matches the note's key and value: text changed behind the service's back
+``Note.search_text``, the text it was computed from, and ``Note.search_terms``, tagged with a
+checksum of the key and value all three were written from. A vector is used only while that
+tag (or, on older rows, ``search_text``) matches the note's key and value (``current_index``):
+text changed behind the service's back
 (a manual UPDATE, a data migration) leaves a vector that search ignores — that note ranks by its
 words alone until ``python manage.py embed_notes`` recomputes it.
 
@@ -19,14 +21,15 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 from django.conf import settings
 
-from memories.search.embedding import Embedder, get_embedder, vector_from_bytes, vector_to_bytes
-from memories.search.fulltext import index_text, stored_terms
+from memories.search.embedding import DIMS, Embedder, get_embedder, vector_from_bytes, vector_to_bytes
+from memories.search.fulltext import NoteTerms, index_text, read_stored_terms, stored_terms, text_terms
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +62,8 @@ def embedding_for(key: str, value: str) -> bytes | None:
 
 def note_index_fields(key: str, value: str) -> dict:
     """The search fields of a note with this text: set them wherever key or value is written."""
-    text = index_text(key, value)
-    return {"search_text": text, "search_terms": stored_terms(text), "embedding": embedding_for(key, value)}
+    return {"search_text": index_text(key, value), "search_terms": stored_terms(key, value),
+            "embedding": embedding_for(key, value)}
 
 
 def note_index_set(note) -> None:
@@ -72,21 +75,48 @@ def note_index_set(note) -> None:
 def note_index_refresh(note) -> None:
     """``note_index_set`` when the note's text is not the one its search fields were computed
     from: for write paths that put back text from elsewhere (an undo, an import)."""
-    text = index_text(note.key, note.value)
-    if note.search_text != text or note.embedding is None or note.search_terms != stored_terms(text):
+    if (note.embedding is None or note.search_text != index_text(note.key, note.value)
+            or note.search_terms != stored_terms(note.key, note.value)):
         note_index_set(note)
 
 
-def stored_vector(key: str, value: str, search_text: str | None, embedding, *, text: str | None = None
-                  ) -> np.ndarray | None:
-    """The note's stored vector as a float32 unit vector, or None if it is missing or was
-    computed from text the note no longer has. ``text``: the note's ``index_text``, if known."""
-    if embedding is None or search_text != (text if text is not None else index_text(key, value)):
-        return None
-    try:
-        return vector_from_bytes(bytes(embedding))
-    except ValueError:
-        return None
+def current_index(key: str, value: str, search_text: str | None, search_terms: str | None, embedding
+                  ) -> tuple[NoteTerms, bytes | None]:
+    """A row's terms, and its stored vector's bytes if that vector is of the note's current
+    text (else None). When the row's terms are tagged with this key and value
+    (``fulltext.fields_tag``), every search field was written from them at once
+    (``note_index_fields``); otherwise (a manual UPDATE, a row from before the tag) the terms
+    are computed from the text and the vector is used only if ``search_text`` is that text."""
+    terms = read_stored_terms(key, value, search_terms)
+    if terms is not None:
+        return terms, embedding
+    text = index_text(key, value)
+    return text_terms(text), (embedding if search_text == text else None)
+
+
+def vectors_of(blobs: Sequence[bytes | None]) -> list[np.ndarray | None]:
+    """Stored vectors as float32 arrays (None where missing or not a vector), the float16 ones
+    (every note's since issue 9) decoded in one go: rows of one matrix."""
+    found: list[np.ndarray | None] = [None] * len(blobs)
+    half = [i for i, blob in enumerate(blobs) if blob is not None and len(blob) == DIMS * 2]
+    if half:
+        matrix = np.frombuffer(b"".join([blobs[i] for i in half]), dtype="<f2").astype(np.float32)
+        for i, row in zip(half, matrix.reshape(len(half), DIMS)):
+            found[i] = row
+    for i, blob in enumerate(blobs):
+        if blob is not None and found[i] is None:
+            try:
+                found[i] = vector_from_bytes(bytes(blob))
+            except ValueError:
+                pass
+    return found
+
+
+def stored_vector(note) -> np.ndarray | None:
+    """``note``'s stored vector as float32, or None if it is missing or of text the note no
+    longer has."""
+    _, blob = current_index(note.key, note.value, note.search_text, note.search_terms, note.embedding)
+    return vectors_of([blob])[0]
 
 
 _POOL: ThreadPoolExecutor | None = None

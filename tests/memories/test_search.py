@@ -89,12 +89,13 @@ def _keys(result: dict) -> list[str]:
 
 def _expected(query: str, limit: int, notes=NOTES) -> list[str]:
     """The ranking from the notes' text and vectors alone, in memory: no database involved."""
-    signals = []
+    rows = []
     for number, (key, value, layer) in enumerate(notes):
         fields = vectors.note_index_fields(key, value)
         # No stored terms: the terms come from the text here, so the engines' stored ones are checked.
-        signals.append(hybrid._signals(f"note-{number}", key, value, layer, False, None, None,
-                                       fields["search_text"], None, fields["embedding"]))
+        rows.append((f"note-{number}", key, value, layer, False, None, None, fields["search_text"], None,
+                     fields["embedding"]))
+    signals = hybrid._signals_of(rows)
     return [s.key for s, _ in hybrid.rank(hybrid.CandidateSet(signals), query, limit).found]
 
 
@@ -179,7 +180,7 @@ def test_R_RECALL_3_save_stores_the_vector_and_an_edit_recomputes_it(search_mode
     note = services.memory_save(actor=actor, key="pref.tone", value="keep replies short").note
     stored = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert stored.search_text == index_text("pref.tone", "keep replies short")
-    assert vectors.stored_vector(stored.key, stored.value, stored.search_text, stored.embedding) is not None
+    assert vectors.stored_vector(stored) is not None
     services.memory_update(actor=actor, note_id=note.id, value="long detailed replies with examples")
     edited = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert edited.search_text == index_text("pref.tone", "long detailed replies with examples")
@@ -197,12 +198,12 @@ def test_R_RECALL_3_a_vector_of_older_text_is_ignored_until_embed_notes_recomput
     note = services.memory_save(actor=actor, key="pref.tone", value="long detailed replies").note
     Note.objects.for_workspace(eu_ws).filter(id=note.id).update(value="keep replies short")
     changed = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert vectors.stored_vector(changed.key, changed.value, changed.search_text, changed.embedding) is None
+    assert vectors.stored_vector(changed) is None
     assert _keys(_search(actor, "short replies")) == ["pref.tone"]  # still found, by its words alone
 
     call_command("embed_notes", stdout=io.StringIO())
     fixed = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert vectors.stored_vector(fixed.key, fixed.value, fixed.search_text, fixed.embedding) is not None
+    assert vectors.stored_vector(fixed) is not None
     monkeypatch.setattr(hybrid, "VECTOR_RECHECK_SECONDS", 0.0)
     (signals,) = hybrid.candidate_set(hybrid.QuerysetNotes(Note.objects.for_workspace(eu_ws).filter(id=note.id))).signals
     assert signals.vector is not None
@@ -220,14 +221,14 @@ def test_R_RECALL_3_R_MANAGE_3_undo_gives_the_restored_text_its_own_vector(searc
     assert client.post(url(eu_ws, f"changes/{change.id}/undo/")).status_code == 200
     restored = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert restored.value == "we never deploy on Fridays"
-    assert vectors.stored_vector(restored.key, restored.value, restored.search_text, restored.embedding) is not None
+    assert vectors.stored_vector(restored) is not None
     assert _keys(_search(actor, "when is it safe to ship a release"))[0] == "deploy.day"
 
     # Undoing a delete brings the note back with a vector of its text too.
     deleted = services.memory_delete(actor=actor, note_id=note.id)
     assert client.post(url(eu_ws, f"changes/{deleted.id}/undo/")).status_code == 200
     back = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert vectors.stored_vector(back.key, back.value, back.search_text, back.embedding) is not None
+    assert vectors.stored_vector(back) is not None
 
 
 @pytestmark_db
@@ -247,7 +248,7 @@ def test_R_RECALL_3_a_held_note_imported_back_has_the_vector_of_its_text(search_
     assert answer.status_code == 201, answer.json()
     imported = Note.objects.for_workspace(eu_ws).get(key="deploy.day")
     assert imported.state == Note.State.HELD
-    assert vectors.stored_vector(imported.key, imported.value, imported.search_text, imported.embedding) is not None
+    assert vectors.stored_vector(imported) is not None
 
 
 @pytestmark_db

@@ -146,13 +146,42 @@ def test_R_RECALL_3_memory_search_finds_no_note_the_turn_may_not_read(world):
                                                   "workspace..active", "workspace..about"}
 
 
-def test_stored_terms_are_used_only_for_the_text_they_were_computed_from():
-    from memories.search.fulltext import stored_or_text_terms, stored_terms, text_terms
+def test_stored_terms_are_used_only_for_the_key_and_value_they_were_computed_from():
+    from memories.search.fulltext import read_stored_terms, stored_terms, text_terms
+    from memories.search.vectors import current_index, index_text
 
-    text = "orders amountCents: order amounts are stored in cents"
-    assert stored_or_text_terms(text, stored_terms(text)) == text_terms(text)
-    # Terms of another text (a value changed behind the service's back) are recomputed.
-    other = stored_terms("deploy day: we never deploy on Fridays")
-    assert stored_or_text_terms(text, other) == text_terms(text)
-    assert stored_or_text_terms(text, "") == text_terms(text)
-    assert stored_or_text_terms(text, "t0:00000000 orders") == text_terms(text)
+    key, value = "orders.amountCents", "order amounts are stored in cents, amounts never in dollars"
+    text = index_text(key, value)
+    assert read_stored_terms(key, value, stored_terms(key, value)) == text_terms(text)
+    # Terms of another text (a value changed behind the service's back), of another format or
+    # not as stored_terms writes them are not used.
+    assert read_stored_terms(key, value, stored_terms("deploy.day", "we never deploy on Fridays")) is None
+    assert read_stored_terms(key, "order amounts are in dollars", stored_terms(key, value)) is None
+    assert read_stored_terms(key, value, "") is None
+    assert read_stored_terms(key, value, "t1:00000000 orders") is None
+    tag = stored_terms(key, value).split("\n")[0]
+    assert read_stored_terms(key, value, f"{tag}\norder\namount") is None
+
+    # The stored vector goes with the terms' tag; without it, with the text it was computed from.
+    blob = b"\x01" * 768
+    assert current_index(key, value, "", stored_terms(key, value), blob) == (text_terms(text), blob)
+    changed = "order amounts are in dollars"
+    assert current_index(key, changed, text, stored_terms(key, value), blob) == (
+        text_terms(index_text(key, changed)), None)
+    assert current_index(key, value, text, "", blob) == (text_terms(text), blob)
+    assert current_index(key, value, "older text", "", blob)[1] is None
+
+
+def test_stored_vectors_are_decoded_together_and_a_malformed_one_is_left_out():
+    import numpy as np
+
+    from memories.search.embedding import vector_to_bytes
+    from memories.search.vectors import vectors_of
+
+    first, second = np.eye(384, dtype=np.float32)[:2]
+    found = vectors_of([vector_to_bytes(first), None, b"\x00" * 100, vector_to_bytes(second, "float32"),
+                        vector_to_bytes(second)])
+    assert [v is None for v in found] == [False, True, True, False, False]
+    np.testing.assert_array_equal(found[0], first)
+    np.testing.assert_array_equal(found[3], second)
+    np.testing.assert_array_equal(found[4], second)

@@ -47,7 +47,7 @@ class Command(BaseCommand):
             last = rows[-1].id
             for note in rows:
                 text = index_text(note.key, note.value)
-                terms = stored_terms(text)
+                terms = stored_terms(note.key, note.value)
                 vector_current = note.embedding is not None and note.search_text == text
                 if not recompute and vector_current and note.search_terms == terms:
                     continue
