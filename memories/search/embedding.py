@@ -485,6 +485,11 @@ class Embedder:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.log_severity_level = 3
+        # Memory patterns plan one allocation per input shape; every note and query length is
+        # another shape. After 2,000 notes were embedded in a process, its searches took 0.5 ms
+        # longer at p50 (3.99 against 3.46 ms, benchmarks/bench_core.py); without patterns they
+        # did not slow down, and one embedding costs the same (~1.0 ms for a 3-word query).
+        opts.enable_mem_pattern = False
         self.session = ort.InferenceSession(str(cache / model_file), sess_options=opts, providers=["CPUExecutionProvider"])
         self._key_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._key_lock = threading.Lock()
@@ -573,9 +578,16 @@ def get_embedder(cache_dir: str | os.PathLike = DEFAULT_CACHE_DIR) -> Embedder |
     None, logs one warning saying what to run, and looks again on the next
     call, so an export done later is picked up without a restart.
     """
+    # Looked up by the path as given first: resolving it costs a system call per component, on
+    # every search, in the thread that embeds the query, which then waits for the GIL after
+    # each one while the request's thread runs Python (benchmarks/bench_core.py).
+    emb = _EMBEDDERS.get(os.fspath(cache_dir))
+    if emb is not None:
+        return emb
     key = str(Path(cache_dir).resolve())
     emb = _EMBEDDERS.get(key)
     if emb is not None:
+        _EMBEDDERS[os.fspath(cache_dir)] = emb
         return emb
     with _LOCK:
         emb = _EMBEDDERS.get(key)
@@ -608,7 +620,7 @@ def get_embedder(cache_dir: str | os.PathLike = DEFAULT_CACHE_DIR) -> Embedder |
                     key,
                 )
             return None
-        _EMBEDDERS[key] = emb
+        _EMBEDDERS[key] = _EMBEDDERS[os.fspath(cache_dir)] = emb
         _WARNED.discard(key)
         return emb
 
