@@ -37,7 +37,7 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(PY) manage.py prepare_search_model
-	APPENDA_TEST_PG_SHARED_BUFFERS=2GB $(PY) -m infra.testenv -- $(PY) -m benchmarks.run $(BENCH)
+	APPENDA_TEST_PG_SHARED_BUFFERS=2GB $(PY) -m infra.testenv --no-storage -- $(PY) -m benchmarks.run $(BENCH)
 
 clean:
 	rm -rf $(VENV) var test-artifacts

@@ -1,13 +1,16 @@
 """Run a command against real test services: PostgreSQL and S3 (SeaweedFS).
 
-    python -m infra.testenv -- <command...>
+    python -m infra.testenv [--no-storage] -- <command...>
 
 * ``DATABASE_URL`` set   -> use that server; otherwise start a throwaway
   PostgreSQL (``infra.postgres.ThrowawayPostgres``) for this run.
 * ``APPENDA_TEST_S3_ENDPOINT`` set -> use that S3 server; otherwise start a
   throwaway SeaweedFS (``infra.seaweedfs.ThrowawaySeaweed``) for this run.
 
-Both are started in parallel.  The command gets, in its environment:
+Both are started in parallel. ``--no-storage`` starts (and exports) PostgreSQL only: for
+benchmarks, which use no S3, because an idle SeaweedFS (master, volume, filer and S3 server,
+with their timers and heartbeats) on the same two cores added ~0.9 ms to memory_search's
+p50 and ~1.1 ms to its p95 (benchmarks/bench_core.py, one session, same machine).  The command gets, in its environment:
 
     DATABASE_URL, REGION_EU_DATABASE_URL, REGION_US_DATABASE_URL
     APPENDA_TEST_S3_ENDPOINT, REGION_EU_S3_ENDPOINT, REGION_US_S3_ENDPOINT
@@ -47,7 +50,7 @@ EU_BUCKET = "appenda-test-eu"
 US_BUCKET = "appenda-test-us"
 TEST_CREDENTIAL = "appenda-test"
 
-USAGE = "usage: python -m infra.testenv -- <command> [args...]"
+USAGE = "usage: python -m infra.testenv [--no-storage] -- <command> [args...]"
 
 
 def say(message: str) -> None:
@@ -105,7 +108,7 @@ def _we_are_terminal_foreground() -> bool:
     return False
 
 
-def run(command: list[str]) -> int:
+def run(command: list[str], *, storage: bool = True) -> int:
     env = dict(os.environ)
     for key, value in (("AWS_ACCESS_KEY_ID", TEST_CREDENTIAL),
                        ("AWS_SECRET_ACCESS_KEY", TEST_CREDENTIAL),
@@ -114,7 +117,7 @@ def run(command: list[str]) -> int:
             env[key] = value
 
     pg = None if env.get("DATABASE_URL") else ThrowawayPostgres()
-    weed = None if env.get("APPENDA_TEST_S3_ENDPOINT") else ThrowawaySeaweed()
+    weed = None if env.get("APPENDA_TEST_S3_ENDPOINT") or not storage else ThrowawaySeaweed()
 
     def start_database():
         dsn = pg.start() if pg else env["DATABASE_URL"]
@@ -136,7 +139,9 @@ def run(command: list[str]) -> int:
                           region=env["AWS_DEFAULT_REGION"])
         return endpoint
 
-    starters = [_Starter("postgres", start_database), _Starter("seaweedfs", start_storage)]
+    starters = [_Starter("postgres", start_database)]
+    if storage:
+        starters.append(_Starter("seaweedfs", start_storage))
     child: subprocess.Popen | None = None
     old_handlers = {}
 
@@ -178,15 +183,16 @@ def run(command: list[str]) -> int:
         total = time.monotonic() - t0
 
         dsn, version = starters[0].result
-        endpoint = starters[1].result
         env["DATABASE_URL"] = dsn
         env.setdefault("REGION_EU_DATABASE_URL", region_database_url(dsn, "_region_eu"))
         env.setdefault("REGION_US_DATABASE_URL", region_database_url(dsn, "_region_us"))
-        env["APPENDA_TEST_S3_ENDPOINT"] = endpoint
-        env["REGION_EU_S3_ENDPOINT"] = endpoint
-        env["REGION_US_S3_ENDPOINT"] = endpoint
-        env["REGION_EU_S3_BUCKET"] = EU_BUCKET
-        env["REGION_US_S3_BUCKET"] = US_BUCKET
+        if storage:
+            endpoint = starters[1].result
+            env["APPENDA_TEST_S3_ENDPOINT"] = endpoint
+            env["REGION_EU_S3_ENDPOINT"] = endpoint
+            env["REGION_US_S3_ENDPOINT"] = endpoint
+            env["REGION_EU_S3_BUCKET"] = EU_BUCKET
+            env["REGION_US_S3_BUCKET"] = US_BUCKET
         try:
             env["APPENDA_TEST_PG_BIN"] = find_pg_bin()
         except RuntimeError:
@@ -201,14 +207,16 @@ def run(command: list[str]) -> int:
 
         origin_db = "started for this run" if pg else "from DATABASE_URL"
         say(f"Database: PostgreSQL {version} at {describe_address(dsn)} ({origin_db})")
-        if weed:
+        if not storage:
+            say("Object storage: none (--no-storage)")
+        elif weed:
             say(f"Object storage: SeaweedFS S3 at {endpoint} (started for this run)")
         else:
             say(f"Object storage: S3 at {endpoint} (from APPENDA_TEST_S3_ENDPOINT)")
         if pg or weed:
             timings = ", ".join(
                 f"{name} {s.elapsed:.1f} s"
-                for name, s, used in (("PostgreSQL", starters[0], pg), ("SeaweedFS", starters[1], weed))
+                for name, s, used in zip(("PostgreSQL", "SeaweedFS"), starters, (pg, weed))
                 if used
             )
             say(f"Test services ready in {total:.1f} s ({timings})")
@@ -255,13 +263,16 @@ def run(command: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    storage = True
+    if args and args[0] == "--no-storage":
+        storage, args = False, args[1:]
     if args and args[0] == "--":
         args = args[1:]
     if not args or args[0] in ("-h", "--help"):
         say(USAGE)
         say(__doc__.split("\n\n", 2)[1] if __doc__ else "")
         return 0 if args else 2
-    return run(args)
+    return run(args, storage=storage)
 
 
 if __name__ == "__main__":

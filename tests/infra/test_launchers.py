@@ -356,6 +356,25 @@ def test_testenv_reuses_configured_services(scratch_tmp, shared):
     assert port_is_open(pg.port) and pid_alive(weed.pid)  # left running
 
 
+def test_testenv_no_storage_starts_and_exports_no_s3(scratch_tmp, shared):
+    """``--no-storage`` (make bench) runs the command with PostgreSQL only: no SeaweedFS is
+    started, and no S3 variable points anywhere."""
+    pg, _ = shared
+    env = _clean_env(scratch_tmp)
+    env["DATABASE_URL"] = pg.dsn.rsplit("/", 1)[0] + "/appenda"
+    show = "import json, os; print(json.dumps(dict(os.environ)))"
+    result = subprocess.run(
+        [sys.executable, "-m", "infra.testenv", "--no-storage", "--", sys.executable, "-c", show],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    child = json.loads(result.stdout)
+    assert child["DATABASE_URL"] == env["DATABASE_URL"]
+    assert not {"APPENDA_TEST_S3_ENDPOINT", "REGION_EU_S3_ENDPOINT", "APPENDA_TEST_WEED_PID"} & set(child)
+    assert "Object storage: none (--no-storage)" in result.stderr
+    assert os.listdir(scratch_tmp) == []  # no weed data directory was made
+
+
 def test_testenv_ctrl_c_during_startup_cleans_up(scratch_tmp):
     # Like a terminal Ctrl-C: SIGINT to the whole process group, while the
     # services are still starting.
