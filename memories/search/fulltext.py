@@ -67,8 +67,35 @@ def index_text(key: str, value: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class NoteTerms:
-    counts: dict[str, int]
-    length: int
+    """A note's terms as two strings, so that reading a hundred notes' stored terms builds no
+    dict per note: ``distinct``, each term once, and ``again``, each term once more for every
+    further time it occurs, both with a space before and after every term."""
+
+    distinct: str
+    again: str
+    length: int  # how many terms the note has, repeats included
+
+    @classmethod
+    def of(cls, words: Sequence[str]) -> NoteTerms:
+        counts = Counter(words)
+        again = [term for term, count in counts.items() for _ in range(count - 1)]
+        return cls(_padded(counts), _padded(again), len(words))
+
+    def count(self, term: str) -> int:
+        """How many times ``term`` occurs in the note."""
+        padded = f" {term} "
+        if padded not in self.distinct:
+            return 0
+        return 1 + (self.again.split().count(term) if padded in self.again else 0)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {term: self.count(term) for term in self.distinct.split()}
+
+
+def _padded(words: Iterable[str]) -> str:
+    joined = " ".join(words)
+    return f" {joined} " if joined else ""
 
 
 def note_terms(key: str, value: str) -> NoteTerms:
@@ -77,15 +104,14 @@ def note_terms(key: str, value: str) -> NoteTerms:
 
 def text_terms(text: str) -> NoteTerms:
     """The terms of a note's ``index_text`` (for callers that have computed it already)."""
-    words = terms(text)
-    return NoteTerms(dict(Counter(words)), len(words))
+    return NoteTerms.of(terms(text))
 
 
 #: Names how a row's search fields were computed (``stored_terms``, ``index_text``, the note
 #: vector of ``memories.search.vectors``): change it with ``lexical.terms`` (stemming, stopwords)
 #: or ``index_text``, and every row's stored terms and vector are checked against its text again
 #: (and the terms recomputed) until the note is saved again.
-TERMS_FORMAT = "t2"
+TERMS_FORMAT = "t3"
 
 
 def fields_tag(key: str, value: str) -> str:
@@ -96,13 +122,12 @@ def fields_tag(key: str, value: str) -> str:
 
 def stored_terms(key: str, value: str) -> str:
     """A note's terms as kept on its row (``Note.search_terms``), computed once at save time: a
-    search's first read of a hundred notes then splits strings instead of tokenising and
-    stemming texts (benchmarks/bench_core.py). Three lines: ``fields_tag``, the distinct terms,
-    and each term again for every further time it occurs; so terms of another text or format
-    are never used, and reading them needs no counting."""
-    counts = Counter(terms(index_text(key, value)))
-    again = [term for term, count in counts.items() for _ in range(count - 1)]
-    return "\n".join([fields_tag(key, value), " ".join(counts), " ".join(again)])
+    search's first read of a hundred notes then checks a checksum and splits three lines instead
+    of tokenising and stemming texts (benchmarks/bench_core.py). The lines: ``fields_tag``, then
+    ``NoteTerms.distinct`` and ``NoteTerms.again``; so terms of another text or format are never
+    used."""
+    found = note_terms(key, value)
+    return "\n".join([fields_tag(key, value), found.distinct, found.again])
 
 
 def read_stored_terms(key: str, value: str, stored: str | None) -> NoteTerms | None:
@@ -110,15 +135,17 @@ def read_stored_terms(key: str, value: str, stored: str | None) -> NoteTerms | N
     another key and value, in another format, or is missing."""
     if not stored or not stored.startswith(fields_tag(key, value) + "\n"):
         return None
-    try:
-        _, distinct, again = stored.split("\n")
-        counts = dict.fromkeys(distinct.split(), 1)
-        repeated = again.split()
-        for term in repeated:
-            counts[term] += 1
-    except (ValueError, KeyError):  # not as stored_terms writes it: recomputed from the text
+    lines = stored.split("\n")
+    if len(lines) != 3:  # not as stored_terms writes it: recomputed from the text
         return None
-    return NoteTerms(counts, len(counts) + len(repeated))
+    _, distinct, again = lines
+    if any(line and not (line.startswith(" ") and line.endswith(" ")) for line in (distinct, again)):
+        return None
+    return NoteTerms(distinct, again, _words_in(distinct) + _words_in(again))
+
+
+def _words_in(padded: str) -> int:
+    return padded.count(" ") - 1 if padded else 0
 
 
 def _deletions(word: str) -> set[str]:
@@ -167,22 +194,32 @@ class LexicalIndex:
 
     Statistics (document frequency, average length) are those of the candidates: the notes this
     search may return, never notes of other scopes. Built once per set of candidates and reused
-    while that set does not change; a query costs the postings of its own terms.
+    while that set does not change. A term's postings are found the first time a query asks for
+    it (a scan of the candidates' ``distinct`` strings) and kept: a first search over a hundred
+    notes builds no index of every word of theirs, and a repeated term costs a lookup.
     """
 
     def __init__(self, documents: Sequence[NoteTerms]):
         self.n = len(documents)
+        self._documents = list(documents)
         average = (sum(doc.length for doc in documents) / self.n if self.n else 0.0) or 1.0
         self._norm = [K1 * (1 - B + B * doc.length / average) for doc in documents]
         self._postings: dict[str, list[tuple[int, int]]] = {}
-        for position, doc in enumerate(documents):
-            for term, count in doc.counts.items():
-                self._postings.setdefault(term, []).append((position, count))
         self._words: WordIndex | None = None
+
+    def postings(self, term: str) -> list[tuple[int, int]]:
+        """(position, count) of the candidates holding ``term``."""
+        found = self._postings.get(term)
+        if found is None:
+            padded = f" {term} "
+            found = [(position, doc.count(term)) for position, doc in enumerate(self._documents)
+                     if padded in doc.distinct]
+            self._postings[term] = found
+        return found
 
     def _near(self, term: str) -> list[tuple[str, float]]:
         if self._words is None:  # built on the first query that needs it
-            self._words = WordIndex(self._postings)
+            self._words = WordIndex(" ".join(doc.distinct for doc in self._documents).split())
         return self._words.near(term)
 
     def scores(self, query: str) -> dict[int, float]:
@@ -193,7 +230,7 @@ class LexicalIndex:
         """
         weights: dict[str, float] = {}
         for term in query_terms(query):
-            if term in self._postings:
+            if self.postings(term):
                 weights[term] = 1.0
                 continue
             for other, discount in self._near(term):
@@ -202,7 +239,7 @@ class LexicalIndex:
         found: dict[int, float] = {}
         n, norm = self.n, self._norm
         for term, weight in weights.items():
-            postings = self._postings[term]
+            postings = self.postings(term)
             idf = weight * math.log(1 + (n - len(postings) + 0.5) / (len(postings) + 0.5))
             for position, count in postings:
                 found[position] = found.get(position, 0.0) + idf * count * (K1 + 1) / (count + norm[position])

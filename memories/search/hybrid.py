@@ -107,8 +107,11 @@ class BoundedCache:
         return self._items.get(key)
 
     def put(self, key, value) -> None:
+        self.put_many([(key, value)])
+
+    def put_many(self, items) -> None:
         with self._lock:
-            self._items[key] = value
+            self._items.update(items)
             while len(self._items) > self.capacity:
                 self._items.popitem(last=False)
 
@@ -231,8 +234,7 @@ def _signals_of(notes: Sequence[tuple]) -> list[Signals]:
 def _signals_of_rows(source: NoteSource, rows: Sequence[tuple]) -> list[Signals]:
     """Signals of rows as ``source.read`` returns them, each cached by its (id, updated_at)."""
     found = _signals_of([(_note_id(row[0]), *row[2:]) for row in rows])
-    for row, signals in zip(rows, found):
-        NOTE_CACHE.put((source.alias, row[0], row[1]), signals)
+    NOTE_CACHE.put_many([((source.alias, row[0], row[1]), signals) for row, signals in zip(rows, found)])
     return found
 
 

@@ -125,8 +125,8 @@ def test_R_RECALL_3_partial_words_and_typos_match_the_candidates_words():
 def test_R_RECALL_3_statistics_are_those_of_the_candidates_only():
     """A word common in other scopes' notes must not lower its weight here: the scores of a set
     of candidates depend on those candidates alone."""
-    mine = [NoteTerms({"emoji": 1}, 1), NoteTerms({"tone": 1}, 1)]
-    crowded = mine + [NoteTerms({"emoji": 1}, 1)] * 50
+    mine = [NoteTerms.of(["emoji"]), NoteTerms.of(["tone"])]
+    crowded = mine + [NoteTerms.of(["emoji"])] * 50
     assert lexical_scores(mine, "emoji")[0] > lexical_scores(crowded, "emoji")[0]
     assert lexical_scores(mine, "emoji") == lexical_scores(list(mine), "emoji")
 

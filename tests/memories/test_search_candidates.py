@@ -172,6 +172,19 @@ def test_stored_terms_are_used_only_for_the_key_and_value_they_were_computed_fro
     assert current_index(key, value, "older text", "", blob)[1] is None
 
 
+def test_note_terms_count_every_occurrence():
+    from memories.search.fulltext import LexicalIndex, NoteTerms, read_stored_terms, stored_terms
+
+    key, value = "report.format", "weekly report: the report lists every report owner"
+    stored = read_stored_terms(key, value, stored_terms(key, value))
+    assert stored.count("report") == 4 and stored.count("owner") == 1 and stored.count("port") == 0
+    assert stored.counts["report"] == 4 and stored.length == sum(stored.counts.values())
+    # Postings are found on demand, the same as counting each candidate's terms.
+    docs = [stored, NoteTerms.of(["owner", "owner", "week"]), NoteTerms.of([])]
+    assert LexicalIndex(docs).postings("owner") == [(0, 1), (1, 2)]
+    assert LexicalIndex(docs).postings("missing") == []
+
+
 def test_stored_vectors_are_decoded_together_and_a_malformed_one_is_left_out():
     import numpy as np
 
