@@ -48,6 +48,13 @@ def embedder() -> Embedder | None:
         return None
 
 
+def warm_up() -> None:
+    """Load the model and run it once (a server worker's start), so the first search it serves
+    does not wait for either; nothing while the model is not prepared."""
+    if embedder() is not None:
+        query_vector("warm up")
+
+
 def embedding_for(key: str, value: str) -> bytes | None:
     """The vector to store for a note with this text (float16 bytes), or None without a model."""
     model = embedder()
