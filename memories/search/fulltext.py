@@ -68,8 +68,9 @@ def index_text(key: str, value: str) -> str:
 @dataclass(frozen=True, slots=True)
 class NoteTerms:
     """A note's terms as two strings, so that reading a hundred notes' stored terms builds no
-    dict per note: ``distinct``, each term once, and ``again``, each term once more for every
-    further time it occurs, both with a space before and after every term."""
+    dict per note: ``distinct``, each term once (``" a b "``), and ``again``, each term once more
+    for every further time it occurs, each with its own spaces around it (``" a  a "``), so
+    that ``str.count`` counts every occurrence."""
 
     distinct: str
     again: str
@@ -78,24 +79,18 @@ class NoteTerms:
     @classmethod
     def of(cls, words: Sequence[str]) -> NoteTerms:
         counts = Counter(words)
-        again = [term for term, count in counts.items() for _ in range(count - 1)]
-        return cls(_padded(counts), _padded(again), len(words))
+        distinct = " ".join(counts)
+        again = "".join(f" {term} " * (count - 1) for term, count in counts.items())
+        return cls(f" {distinct} " if distinct else "", again, len(words))
 
     def count(self, term: str) -> int:
         """How many times ``term`` occurs in the note."""
         padded = f" {term} "
-        if padded not in self.distinct:
-            return 0
-        return 1 + (self.again.split().count(term) if padded in self.again else 0)
+        return 1 + self.again.count(padded) if padded in self.distinct else 0
 
     @property
     def counts(self) -> dict[str, int]:
         return {term: self.count(term) for term in self.distinct.split()}
-
-
-def _padded(words: Iterable[str]) -> str:
-    joined = " ".join(words)
-    return f" {joined} " if joined else ""
 
 
 def note_terms(key: str, value: str) -> NoteTerms:
@@ -111,7 +106,7 @@ def text_terms(text: str) -> NoteTerms:
 #: vector of ``memories.search.vectors``): change it with ``lexical.terms`` (stemming, stopwords)
 #: or ``index_text``, and every row's stored terms and vector are checked against its text again
 #: (and the terms recomputed) until the note is saved again.
-TERMS_FORMAT = "t3"
+TERMS_FORMAT = "t4"
 
 
 def fields_tag(key: str, value: str) -> str:
@@ -133,19 +128,16 @@ def stored_terms(key: str, value: str) -> str:
 def read_stored_terms(key: str, value: str, stored: str | None) -> NoteTerms | None:
     """The terms ``stored_terms(key, value)`` wrote, or None when ``stored`` was computed from
     another key and value, in another format, or is missing."""
-    if not stored or not stored.startswith(fields_tag(key, value) + "\n"):
+    tag = fields_tag(key, value)
+    if not stored or not stored.startswith(tag):
         return None
     lines = stored.split("\n")
-    if len(lines) != 3:  # not as stored_terms writes it: recomputed from the text
+    if len(lines) != 3 or lines[0] != tag:
         return None
     _, distinct, again = lines
-    if any(line and not (line.startswith(" ") and line.endswith(" ")) for line in (distinct, again)):
-        return None
-    return NoteTerms(distinct, again, _words_in(distinct) + _words_in(again))
-
-
-def _words_in(padded: str) -> int:
-    return padded.count(" ") - 1 if padded else 0
+    if distinct[:1] not in ("", " ") or distinct[-1:] not in ("", " ") or again.count(" ") % 2:
+        return None  # not as stored_terms writes them: recomputed from the text
+    return NoteTerms(distinct, again, (distinct.count(" ") - 1 if distinct else 0) + again.count(" ") // 2)
 
 
 def _deletions(word: str) -> set[str]:
@@ -212,7 +204,7 @@ class LexicalIndex:
         found = self._postings.get(term)
         if found is None:
             padded = f" {term} "
-            found = [(position, doc.count(term)) for position, doc in enumerate(self._documents)
+            found = [(position, 1 + doc.again.count(padded)) for position, doc in enumerate(self._documents)
                      if padded in doc.distinct]
             self._postings[term] = found
         return found
