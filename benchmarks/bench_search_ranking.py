@@ -3,7 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/make_paraphrase_dataset.py     # once; the data is committed
-    .venv/bin/python -m memories.search.embedding export        # once; writes var/models/minilm
+    .venv/bin/python -m memories.search.model_export export        # once; writes var/models/minilm
     .venv/bin/python benchmarks/bench_search_ranking.py [--cache-dir DIR] [--json OUT]
 
 Each query of benchmarks/data/paraphrase_queries.jsonl ranks only its own
@@ -223,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(root))
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from memories.search import embedding as E
+    from memories.search.model_export import export_model
     from memories.search.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
 
     ap = argparse.ArgumentParser(description="note search ranking benchmark")
@@ -263,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # --- semantic
     t0 = time.perf_counter()
-    E.export_model(args.cache_dir, keep_fp32=args.fp32)
+    export_model(args.cache_dir, keep_fp32=args.fp32)
     out["export_or_check_s"] = round(time.perf_counter() - t0, 2)
     emb = E.Embedder(args.cache_dir)
     if args.timing_only:

@@ -28,6 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from memories.search import embedding as E  # noqa: E402
+from memories.search.model_export import export_model  # noqa: E402
 from memories.search.fusion import (  # noqa: E402
     DEFAULT_WEIGHTS,
     LEXICAL_WEIGHT,
@@ -51,7 +52,7 @@ def model_dir(tmp_path_factory):
     if _MISSING:
         pytest.skip(f"not installed: {', '.join(_MISSING)}")
     cache = tmp_path_factory.mktemp("minilm")
-    E.export_model(cache)
+    export_model(cache)
     return cache
 
 
@@ -119,7 +120,7 @@ def test_export_writes_model_and_unpadded_tokenizer(model_dir):
 @needs_model
 def test_export_is_idempotent(model_dir):
     before = (model_dir / E.MODEL_FILENAME).stat().st_mtime_ns
-    assert E.export_model(model_dir) == Path(model_dir)
+    assert export_model(model_dir) == Path(model_dir)
     assert (model_dir / E.MODEL_FILENAME).stat().st_mtime_ns == before
 
 
@@ -219,7 +220,7 @@ def test_get_embedder_returns_none_and_says_what_to_run(tmp_path, caplog):
         assert E.get_embedder(tmp_path / "empty") is None
     messages = [r.getMessage() for r in caplog.records if r.name == E.logger.name]
     assert len(messages) == 1, "log once, not on every search"
-    assert "python -m memories.search.embedding export" in messages[0]
+    assert "python -m memories.search.model_export export" in messages[0]
     assert "keyword" in messages[0]
 
 

@@ -17,7 +17,8 @@ from django.utils import timezone
 from memories import recall, services, turns
 from memories.models import Note
 from memories.search import hybrid, vectors
-from memories.search.embedding import export_model, is_exported
+from memories.search.embedding import is_exported
+from memories.search.model_export import export_model
 from memories.search.fulltext import NoteTerms, index_text, lexical_scores, note_terms
 from tests.factories import (
     ALL_DATABASES,

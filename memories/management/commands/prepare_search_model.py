@@ -9,7 +9,8 @@ import time
 
 from django.core.management import BaseCommand, CommandError
 
-from memories.search.embedding import export_model, is_exported
+from memories.search.embedding import is_exported
+from memories.search.model_export import export_model
 from memories.search.vectors import model_dir
 
 
