@@ -35,7 +35,7 @@ import uuid
 from pathlib import Path
 
 from benchmarks.databases import prepare_bench_databases
-from benchmarks.stats import percentile
+from benchmarks.stats import calibration, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data"
@@ -206,17 +206,6 @@ def clock(fn, *args, **kwargs):
     wall, cpu = time.perf_counter(), time.thread_time()
     result = fn(*args, **kwargs)
     return time.perf_counter() - wall, time.thread_time() - cpu, result
-
-
-def calibration() -> float:
-    """CPU ms of ``sum(range(1_000_000))`` (median of 5): about 8-10 ms on a current laptop core;
-    divide the figures by (this / 9) to compare machines."""
-    samples = []
-    for _ in range(5):
-        start = time.thread_time()
-        sum(range(1_000_000))
-        samples.append(time.thread_time() - start)
-    return round(sorted(samples)[2] * 1000, 1)
 
 
 def search_timings(actor, turn, queries) -> dict:

@@ -27,3 +27,14 @@ def timed(fn, *args, **kwargs) -> tuple[float, object]:
 
 def fmt(summary: dict[str, float]) -> str:
     return f"p50 {summary['p50']:.2f} ms · p95 {summary['p95']:.2f} ms · p99 {summary['p99']:.2f} ms (n={summary['n']})"
+
+
+def calibration() -> float:
+    """CPU ms of ``sum(range(1_000_000))`` (median of 5): about 8-10 ms on a current laptop core;
+    divide a benchmark's figures by (this / 9) to compare machines."""
+    samples = []
+    for _ in range(5):
+        start = time.thread_time()
+        sum(range(1_000_000))
+        samples.append(time.thread_time() - start)
+    return round(sorted(samples)[2] * 1000, 1)
