@@ -2,19 +2,20 @@
 and partial words and typos matched against the words of the notes being searched.
 
 One interface for both engines (PostgreSQL and the embedded SQLite default): a note's terms are
-computed in Python from its key and value (``note_terms``) and scored over the candidate notes
-of one search (``LexicalIndex``, built once per set of candidates). ``benchmarks/
-bench_search_service.py`` decided this over the databases' own full-text indexes (PostgreSQL GIN
-on ``to_tsvector('english', search_text)`` and ``pg_trgm``, SQLite FTS5 porter), for a turn that
-reads 1,000 of 124,000 notes (one run, a 2-vCPU machine about 3x slower than a laptop core):
+computed in Python from its key and value (``note_terms``), kept on its row at save time
+(``stored_terms``), and scored over the candidate notes of one search (``LexicalIndex``, built
+once per set of candidates). ``benchmarks/bench_search_service.py`` decided this over the
+databases' own full-text indexes (PostgreSQL GIN on ``to_tsvector('english', search_text)`` and
+``pg_trgm``, SQLite FTS5 porter), for a turn that reads 1,000 of 124,000 notes (benchmarks/
+RESULTS.md, 2026-12-03, a 2-vCPU machine about 1.2x slower than a laptop core):
 
   =========================================================  ===============  ===============
   lexical signal (p50 / p95 per query)                        PostgreSQL       SQLite
   =========================================================  ===============  ===============
-  ids read + cached postings, BM25 in Python (this design)    8.2 / 10.8 ms    7.0 / 8.2 ms
-  previous: every text read and tokenised per query           68.6 / 115.7     76.2 / 92.3
-  database index, OR of terms (ts_rank_cd / FTS5 bm25)        35.7 / 51.1      20.5 / 49.2
-  database index + partial words (pg_trgm / FTS5 prefixes)    76.0 / 130.1     24.5 / 73.2
+  ids read + cached postings, BM25 in Python (this design)    1.9 / 2.1 ms     1.6 / 1.8 ms
+  previous: every text read and tokenised per query           13.1 / 14.6      14.0 / 14.8
+  database index, OR of terms (ts_rank_cd / FTS5 bm25)        7.8 / 8.9        8.3 / 19.5
+  database index + partial words (pg_trgm / FTS5 prefixes)    25.9 / 42.2      9.4 / 27.2
   =========================================================  ===============  ===============
 
 The BM25 itself is 0.2 ms; the rest of "this design" is the read of the candidates' ids, which
@@ -26,8 +27,10 @@ Besides:
 * ``ts_rank_cd`` and FTS5's ``bm25()`` rank differently, so the two engines would not give the
   same order for the same notes (issue 9 asks that they do); one scorer in Python does;
 * the fusion weights of ``memories.search.fusion`` were chosen on this kind of BM25;
-* the terms are derived from the row's current text at read time, so no trigger, generated
-  column or index can be stale (a migration that rebuilds the SQLite table drops triggers).
+* stored terms are tagged with a checksum of the key and value they were computed from
+  (``fields_tag``), and terms of any other text are recomputed from the row's current text at
+  read time, so no trigger, generated column or index can be stale (a migration that rebuilds
+  the SQLite table drops triggers).
 
 Partial words and typos: a query word that no candidate note contains is matched against the
 candidates' words that start with it (``emoj`` → ``emoji``) or are one edit away from it
