@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from appenda.db.fast import select_one, select_rows
 from workspaces.models import ApiToken
 
 TOKEN_PREFIX = "apd_"
@@ -25,15 +27,16 @@ def token_create(*, user, name: str = "") -> str:
 
 
 def token_user(key: str):
-    """The active user a key belongs to, or None."""
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(digest=_digest(key), revoked_at__isnull=True, user__is_active=True)
-        .first()
-    )
-    if token is None:
+    """The active user a key belongs to, or None. Two prepared reads by primary and unique key
+    (``appenda.db.fast``): every API request starts here, and the ORM's join cost twice as much."""
+    rows = select_rows(ApiToken, "default", ("id", "user_id", "last_used_at", "revoked_at"), digest=_digest(key))
+    if not rows or rows[0][3] is not None:
+        return None
+    token_id, user_id, last_used_at, _ = rows[0]
+    user = select_one(get_user_model(), "default", id=user_id)
+    if user is None or not user.is_active:
         return None
     now = timezone.now()
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    if last_used_at is None or (now - last_used_at).total_seconds() > 60:
+        ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
+    return user

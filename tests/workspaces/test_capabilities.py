@@ -82,3 +82,42 @@ def test_a_deleted_bots_account_is_no_bot_and_no_member(owner, eu_ws):
     bot, _ = make_bot(eu_ws, owner)
     Bot.objects.filter(pk=bot.pk).update(deleted_at=timezone.now())
     assert actor_for(bot.account, eu_ws) is None
+
+
+# --- who an API token belongs to ----------------------------------------------------------
+
+
+def test_a_token_belongs_to_its_user_until_it_is_revoked(owner):
+    from workspaces.models import ApiToken
+    from workspaces.tokens import token_create, token_user
+
+    key = token_create(user=owner)
+    assert token_user(key) == owner
+    assert token_user(key + "x") is None and token_user("") is None
+    ApiToken.objects.filter(user=owner).update(revoked_at=timezone.now())
+    assert token_user(key) is None
+
+
+def test_an_inactive_users_token_is_refused(owner):
+    from workspaces.tokens import token_create, token_user
+
+    key = token_create(user=owner)
+    type(owner).objects.filter(pk=owner.pk).update(is_active=False)
+    assert token_user(key) is None
+
+
+def test_a_tokens_last_use_is_written_at_most_once_a_minute(owner):
+    from datetime import timedelta
+
+    from workspaces.models import ApiToken
+    from workspaces.tokens import token_create, token_user
+
+    key = token_create(user=owner)
+    token_user(key)
+    first = ApiToken.objects.get(user=owner).last_used_at
+    assert first is not None
+    token_user(key)
+    assert ApiToken.objects.get(user=owner).last_used_at == first
+    ApiToken.objects.filter(user=owner).update(last_used_at=first - timedelta(minutes=2))
+    token_user(key)
+    assert ApiToken.objects.get(user=owner).last_used_at > first - timedelta(minutes=2)
