@@ -43,7 +43,7 @@ import math
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memories.search.embedding import note_text
 from memories.search.lexical import terms
@@ -68,12 +68,12 @@ def index_text(key: str, value: str) -> str:
     return note_text(key, value)
 
 
-@dataclass(frozen=True, slots=True)
-class NoteTerms:
+class NoteTerms(NamedTuple):
     """A note's terms as two strings, so that reading a hundred notes' stored terms builds no
     dict per note: ``distinct``, each term once (``" a b "``), and ``again``, each term once more
     for every further time it occurs, each with its own spaces around it (``" a  a "``), so
-    that ``str.count`` counts every occurrence."""
+    that ``str.count`` counts every occurrence. (A named tuple, built per candidate, for the
+    same reason as ``hybrid.Signals``.)"""
 
     distinct: str
     again: str
@@ -86,14 +86,14 @@ class NoteTerms:
         again = "".join(f" {term} " * (count - 1) for term, count in counts.items())
         return cls(f" {distinct} " if distinct else "", again, len(words))
 
-    def count(self, term: str) -> int:
+    def occurrences(self, term: str) -> int:
         """How many times ``term`` occurs in the note."""
         padded = f" {term} "
         return 1 + self.again.count(padded) if padded in self.distinct else 0
 
     @property
     def counts(self) -> dict[str, int]:
-        return {term: self.count(term) for term in self.distinct.split()}
+        return {term: self.occurrences(term) for term in self.distinct.split()}
 
 
 def note_terms(key: str, value: str) -> NoteTerms:
