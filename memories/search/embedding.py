@@ -103,11 +103,14 @@ def vector_from_bytes(b: bytes | bytearray | memoryview, dims: int = DIMS) -> np
 
 
 def vectors_from_bytes(blobs: Iterable[bytes], dims: int = DIMS) -> np.ndarray:
-    """Stack many stored vectors into a (n, dims) float32 matrix."""
-    rows = [vector_from_bytes(b, dims) for b in blobs]
-    if not rows:
+    """Stack many stored vectors into a (n, dims) float32 matrix; float16 ones (every note's)
+    are decoded in one go."""
+    blobs = list(blobs)
+    if not blobs:
         return np.zeros((0, dims), dtype=np.float32)
-    return np.vstack(rows)
+    if all(len(b) == dims * 2 for b in blobs):
+        return np.frombuffer(b"".join(blobs), dtype="<f2").astype(np.float32).reshape(len(blobs), dims)
+    return np.vstack([vector_from_bytes(b, dims) for b in blobs])
 
 
 # ------------------------------------------------------------------------ cache

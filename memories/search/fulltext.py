@@ -91,10 +91,6 @@ class NoteTerms(NamedTuple):
         padded = f" {term} "
         return 1 + self.again.count(padded) if padded in self.distinct else 0
 
-    @property
-    def counts(self) -> dict[str, int]:
-        return {term: self.occurrences(term) for term in self.distinct.split()}
-
 
 def note_terms(key: str, value: str) -> NoteTerms:
     return text_terms(index_text(key, value))

@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from memories.search.embedding import DIMS, Embedder, get_embedder, vector_from_bytes, vector_to_bytes
+from memories.search.embedding import (DIMS, Embedder, get_embedder, vector_from_bytes, vector_to_bytes,
+                                       vectors_from_bytes)
 from memories.search.fulltext import NoteTerms, index_text, read_stored_terms, stored_terms, text_terms
 
 logger = logging.getLogger(__name__)
@@ -102,14 +103,12 @@ def current_index(key: str, value: str, search_text: str | None, search_terms: s
 
 
 def vectors_of(blobs: Sequence[bytes | None]) -> list[np.ndarray | None]:
-    """Stored vectors as float32 arrays (None where missing or not a vector), the float16 ones
-    (every note's since issue 9) decoded in one go: rows of one matrix."""
+    """Stored vectors as float32 arrays, None where missing or not a vector; the float16 ones
+    (every note's since issue 9) are decoded in one go, as rows of one matrix."""
     found: list[np.ndarray | None] = [None] * len(blobs)
     half = [i for i, blob in enumerate(blobs) if blob is not None and len(blob) == DIMS * 2]
-    if half:
-        matrix = np.frombuffer(b"".join([blobs[i] for i in half]), dtype="<f2").astype(np.float32)
-        for i, row in zip(half, matrix.reshape(len(half), DIMS)):
-            found[i] = row
+    for i, row in zip(half, vectors_from_bytes([blobs[i] for i in half])):
+        found[i] = row
     for i, blob in enumerate(blobs):
         if blob is not None and found[i] is None:
             try:
