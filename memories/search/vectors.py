@@ -6,9 +6,9 @@ saved before the model was prepared) and stored in ``Note.embedding`` next to
 ``Note.search_text``, the text it was computed from, and ``Note.search_terms``, tagged with a
 checksum of the key and value all three were written from. A vector is used only while that
 tag (or, on older rows, ``search_text``) matches the note's key and value (``current_index``):
-text changed behind the service's back
-(a manual UPDATE, a data migration) leaves a vector that search ignores — that note ranks by its
-words alone until ``python manage.py embed_notes`` recomputes it.
+text changed behind the service's back (a manual UPDATE, a data migration) leaves a vector that
+search ignores — that note ranks by its words alone until ``python manage.py embed_notes``
+recomputes it.
 
 The model is the all-MiniLM-L6-v2 int8 ONNX export of ``memories.search.embedding``, read from
 ``APPENDA_DATA_DIR/models/minilm`` (``python manage.py prepare_search_model`` writes it; the
