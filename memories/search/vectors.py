@@ -118,13 +118,6 @@ def vectors_of(blobs: Sequence[bytes | None]) -> list[np.ndarray | None]:
     return found
 
 
-def stored_vector(note) -> np.ndarray | None:
-    """``note``'s stored vector as float32, or None if it is missing or of text the note no
-    longer has."""
-    _, blob = current_index(note.key, note.value, note.search_text, note.search_terms, note.embedding)
-    return vectors_of([blob])[0]
-
-
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 

@@ -84,6 +84,12 @@ def _search(actor, query, **fields) -> dict:
     return recall.memory_search(actor=actor, turn_id=turn.id, query=query, **fields)
 
 
+def _stored_vector(note):
+    """The note's stored vector as search would use it: None if missing or of older text."""
+    _, blob = vectors.current_index(note.key, note.value, note.search_text, note.search_terms, note.embedding)
+    return vectors.vectors_of([blob])[0]
+
+
 def _keys(result: dict) -> list[str]:
     return [n["key"] for n in result["notes"]]
 
@@ -181,7 +187,7 @@ def test_R_RECALL_3_save_stores_the_vector_and_an_edit_recomputes_it(search_mode
     note = services.memory_save(actor=actor, key="pref.tone", value="keep replies short").note
     stored = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert stored.search_text == index_text("pref.tone", "keep replies short")
-    assert vectors.stored_vector(stored) is not None
+    assert _stored_vector(stored) is not None
     services.memory_update(actor=actor, note_id=note.id, value="long detailed replies with examples")
     edited = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert edited.search_text == index_text("pref.tone", "long detailed replies with examples")
@@ -199,12 +205,12 @@ def test_R_RECALL_3_a_vector_of_older_text_is_ignored_until_embed_notes_recomput
     note = services.memory_save(actor=actor, key="pref.tone", value="long detailed replies").note
     Note.objects.for_workspace(eu_ws).filter(id=note.id).update(value="keep replies short")
     changed = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert vectors.stored_vector(changed) is None
+    assert _stored_vector(changed) is None
     assert _keys(_search(actor, "short replies")) == ["pref.tone"]  # still found, by its words alone
 
     call_command("embed_notes", stdout=io.StringIO())
     fixed = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert vectors.stored_vector(fixed) is not None
+    assert _stored_vector(fixed) is not None
     monkeypatch.setattr(hybrid, "VECTOR_RECHECK_SECONDS", 0.0)
     (signals,) = hybrid.candidate_set(hybrid.QuerysetNotes(Note.objects.for_workspace(eu_ws).filter(id=note.id))).signals
     assert signals.vector is not None
@@ -222,14 +228,14 @@ def test_R_RECALL_3_R_MANAGE_3_undo_gives_the_restored_text_its_own_vector(searc
     assert client.post(url(eu_ws, f"changes/{change.id}/undo/")).status_code == 200
     restored = Note.objects.for_workspace(eu_ws).get(id=note.id)
     assert restored.value == "we never deploy on Fridays"
-    assert vectors.stored_vector(restored) is not None
+    assert _stored_vector(restored) is not None
     assert _keys(_search(actor, "when is it safe to ship a release"))[0] == "deploy.day"
 
     # Undoing a delete brings the note back with a vector of its text too.
     deleted = services.memory_delete(actor=actor, note_id=note.id)
     assert client.post(url(eu_ws, f"changes/{deleted.id}/undo/")).status_code == 200
     back = Note.objects.for_workspace(eu_ws).get(id=note.id)
-    assert vectors.stored_vector(back) is not None
+    assert _stored_vector(back) is not None
 
 
 @pytestmark_db
@@ -249,7 +255,7 @@ def test_R_RECALL_3_a_held_note_imported_back_has_the_vector_of_its_text(search_
     assert answer.status_code == 201, answer.json()
     imported = Note.objects.for_workspace(eu_ws).get(key="deploy.day")
     assert imported.state == Note.State.HELD
-    assert vectors.stored_vector(imported) is not None
+    assert _stored_vector(imported) is not None
 
 
 @pytestmark_db
