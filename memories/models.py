@@ -36,12 +36,12 @@ class Note(RegionModel):
     layer = models.CharField(max_length=16, choices=Layer.choices)
     # One string naming the note's scope inside its layer ("user:7", "bot:<uuid>", "workspace",
     # "conversation:<id>"): the unique key of a note is (workspace, scope, key, state).
-    scope = models.CharField(max_length=120)
+    scope = models.CharField(max_length=300)
     owner_user_id = models.BigIntegerField(null=True, db_index=True)
     bot_id = models.UUIDField(null=True, db_index=True)
-    conversation_id = models.CharField(max_length=200, null=True)
+    conversation_id = models.CharField(max_length=255, null=True)
     subject_kind = models.CharField(max_length=16, null=True)
-    subject_id = models.CharField(max_length=64, null=True)
+    subject_id = models.CharField(max_length=128, null=True)
     state = models.CharField(max_length=8, choices=State.choices, default=State.ACTIVE)
     held_reason = models.CharField(max_length=40, null=True)
     held_sources = models.JSONField(default=list)
@@ -118,6 +118,28 @@ class TurnRead(RegionModel):
     created_at = models.DateTimeField(auto_now_add=True)
 
 
+class Conversation(RegionModel):
+    """A messaging-app conversation, registered by the first turn that names it (R-MSG-2).
+
+    The conversation id comes from the client, so it proves nothing: the first caller to name
+    it in a workspace owns it (the person a turn works for, and the bot when a bot's turn
+    registered it), and a turn of anyone else naming the same id neither reads nor writes its
+    notes. ``ref`` is what ``memories.scopes.conversation_id_of`` computes ("platform:id").
+    """
+
+    ref = models.CharField(max_length=255)
+    platform = models.CharField(max_length=40)
+    owner_user_id = models.BigIntegerField()
+    owner_bot_id = models.UUIDField(null=True)
+    chat_kind = models.CharField(max_length=12)
+    registered_sender_id = models.CharField(max_length=150, null=True)
+    sender_paired = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace_id", "ref"], name="conversation_once")]
+
+
 class PrivateChat(RegionModel):
     """A chat a person made private (R-PRIVATE-1): remembered per chat id."""
 
@@ -137,7 +159,7 @@ class ChangeSet(RegionModel):
     actor_bot_id = models.UUIDField(null=True)
     turn_id = models.UUIDField(null=True)
     layer = models.CharField(max_length=16, null=True)
-    scope = models.CharField(max_length=120, null=True)
+    scope = models.CharField(max_length=300, null=True)
     # A blind delete records who deleted how many notes of whom, never their content.
     blind = models.BooleanField(default=False)
     target_user_id = models.BigIntegerField(null=True)
