@@ -34,6 +34,7 @@ api_v1 = [
     path(ws + "turns/<str:turn>/reads/", memory_api.TurnReadView.as_view(), name="turn-reads"),
     path(ws + "turns/<str:turn>/memory_save/", memory_api.TurnMemorySaveView.as_view(), name="turn-memory-save"),
     path(ws + "turns/<str:turn>/memory_search/", memory_api.TurnMemorySearchView.as_view(), name="turn-memory-search"),
+    path(ws + "turns/<str:turn>/memory_undo/", memory_api.TurnMemoryUndoView.as_view(), name="turn-memory-undo"),
     path(ws + "turns/<str:turn>/confirm/", agent_api.TurnConfirmView.as_view(), name="turn-confirm"),
     path(ws + "turns/<str:turn>/undo/", history_api.TurnUndoView.as_view(), name="turn-undo"),
     path(ws + "memories/", memory_api.MemoryListView.as_view(), name="memory-list"),

@@ -5,14 +5,13 @@ from __future__ import annotations
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from appenda.api.base import WorkspaceAPIView
+from appenda.api.base import AppendaAPIView, WorkspaceAPIView
 from appenda.api.parsing import body, query_bool, query_int, required
 from appenda.errors import DomainError, Forbidden
-from memories import instance_rules, recall, services, turns
+from memories import agent_undo, instance_rules, recall, services, turns
 from memories.models import Layer, Note
-from memories.presenters import note_json, rule_json, save_result_json, undo_handle
+from memories.presenters import agent_undo_json, note_json, rule_json, save_result_json, undo_handle
 from memories.selectors import member_notes_blind, memory_get_visible, memory_list_visible
 from memories.tools import tool_definitions
 from workspaces.capabilities import is_instance_admin
@@ -47,8 +46,8 @@ class TurnReadView(WorkspaceAPIView):
         data = body(request)
         read = turns.turn_record_read(actor=self.actor, turn_id=turn, source=required(data, "source"),
                                       ref=required(data, "ref"))
-        return Response({"turn": turn, "tainted": True, "source": read.source, "ref": read.ref, "label": read.label},
-                        status=status.HTTP_201_CREATED)
+        return Response({"turn": turn, "tainted": True, "source": read.source, "ref": read.ref, "label": read.label,
+                         "redacted": read.redacted, "stripped": list(read.stripped)}, status=status.HTTP_201_CREATED)
 
 
 class TurnMemorySaveView(WorkspaceAPIView):
@@ -61,9 +60,16 @@ class TurnMemorySearchView(WorkspaceAPIView):
     def post(self, request, ws, turn):
         data = body(request)
         return Response(recall.memory_search(
-            actor=self.actor, turn_id=turn, query=data.get("query"), subject=data.get("subject"),
-            layer=data.get("layer"), limit=data.get("limit", 10),
+            actor=self.actor, turn_id=turn, turn=self.objects["turn"], query=data.get("query"),
+            subject=data.get("subject"), layer=data.get("layer"), limit=data.get("limit", 10),
         ))
+
+
+class TurnMemoryUndoView(WorkspaceAPIView):
+    def post(self, request, ws, turn):
+        result = agent_undo.memory_undo(actor=self.actor, turn_id=turn, change_set_id=body(request).get("change"))
+        return Response(agent_undo_json(self.workspace, result),
+                        status=status.HTTP_202_ACCEPTED if result.state == "held" else status.HTTP_200_OK)
 
 
 def _subject_filter(request) -> tuple[str, str] | None:
@@ -78,7 +84,6 @@ def _subject_filter(request) -> tuple[str, str] | None:
 
 class MemoryListView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("memory:read")
         layer = request.query_params.get("layer") or None
         state = request.query_params.get("state") or None
         if layer and layer not in Layer.values:
@@ -110,8 +115,9 @@ class MemoryListView(WorkspaceAPIView):
 
 class MemoryDetailView(WorkspaceAPIView):
     def get(self, request, ws, note):
-        self.require("memory:read")
-        return Response(note_json(memory_get_visible(actor=self.actor, note_id=note)))
+        found = memory_get_visible(actor=self.actor, note_id=note)
+        # The version a keep names (R-TAINT-6), as the standard header for If-Match.
+        return Response(note_json(found), headers={"ETag": f'"{found.version}"'})
 
     def patch(self, request, ws, note):
         data = body(request)
@@ -131,9 +137,21 @@ class MemoryDetailView(WorkspaceAPIView):
 
 
 class MemoryKeepView(WorkspaceAPIView):
+    """Keeps the version of a held note the person saw (R-TAINT-6): from ``If-Match`` (the ETag of
+    GET …/memories/{id}/, quoted or not) or ``{"version"}`` in the body. The service checks it."""
+
     def post(self, request, ws, note):
-        kept, change_set = services.memory_keep(actor=self.actor, note_id=note)
+        kept, change_set = services.memory_keep(actor=self.actor, note_id=note, version=self._version_seen(request))
         return Response({**note_json(kept), "undo": undo_handle(self.workspace, change_set)})
+
+    @staticmethod
+    def _version_seen(request):
+        """As sent: the service checks it after the note's visibility (R-RBAC-4)."""
+        tags = [t.strip().removeprefix("W/").strip('"') for t in request.headers.get("If-Match", "").split(",")]
+        tags = [t for t in tags if t]
+        if tags:
+            return tags[0] if len(tags) == 1 else tags
+        return body(request).get("version")
 
 
 class MemberMemoriesBlindView(WorkspaceAPIView):
@@ -147,9 +165,9 @@ class MemberMemoriesBlindView(WorkspaceAPIView):
     def get(self, request, ws, user):
         membership = self._target(user)
         notes = member_notes_blind(actor=self.actor, user_id=membership.user_id).only(
-            "id", "key", "value", "state", "created_at", "updated_at")
+            "id", "key", "value", "state", "created_at", "updated_at", "trashed_at")
         items = [{"id": str(n.id), "size": n.size, "state": n.state, "created_at": n.created_at.isoformat(),
-                  "updated_at": n.updated_at.isoformat()} for n in notes]
+                  "updated_at": n.updated_at.isoformat(), "in_trash": n.trashed_at is not None} for n in notes]
         return Response({"user": membership.user_id, "count": len(items), "notes": items})
 
     def delete(self, request, ws, user):
@@ -159,7 +177,7 @@ class MemberMemoriesBlindView(WorkspaceAPIView):
                          "change": str(change_set.id) if change_set else None})
 
 
-class InstanceRuleListView(APIView):
+class InstanceRuleListView(AppendaAPIView):
     def get(self, request):
         return Response([rule_json(r) for r in instance_rules.rules_all()])
 
@@ -170,7 +188,7 @@ class InstanceRuleListView(APIView):
         return Response(rule_json(rule), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class InstanceRuleDetailView(APIView):
+class InstanceRuleDetailView(AppendaAPIView):
     def get(self, request, rule):
         return Response(rule_json(instance_rules.rule_get(rule)))
 
@@ -186,14 +204,14 @@ class InstanceRuleDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ToolListView(APIView):
+class ToolListView(AppendaAPIView):
     permission_classes = [AllowAny]
 
     def get(self, request):
         return Response(tool_definitions())
 
 
-class MeView(APIView):
+class MeView(AppendaAPIView):
     def get(self, request):
         return Response({"id": request.user.pk, "email": request.user.email,
                          "instance_admin": is_instance_admin(request.user)})

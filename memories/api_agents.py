@@ -36,7 +36,6 @@ class BotImportView(WorkspaceAPIView):
 
 class DeletedBotMemoriesView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("memory:read")
         return Response([
             {"bot": {"id": str(bot.id), "name": bot.name, "deleted_at": bot.deleted_at.isoformat()},
              "count": len(notes), "notes": [note_json(n) for n in notes]}

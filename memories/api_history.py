@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.conf import settings
+from rest_framework import status
 from rest_framework.response import Response
 
 from appenda.api.base import WorkspaceAPIView
 from appenda.api.parsing import body, query_int
-from memories import history, trash
-from memories.presenters import change_set_json, note_json, undo_handle
+from memories import agent_undo, history, trash
+from memories.presenters import agent_undo_json, change_set_json, note_json, undo_handle
 
 PAGE_DEFAULT, PAGE_MAX = 50, 200
 TURN_HEADER = "HTTP_APPENDA_TURN"  # as for reads of tables: the turn an agent acts in
@@ -48,11 +49,16 @@ class ChangeDetailView(WorkspaceAPIView):
 
 
 class ChangeUndoView(WorkspaceAPIView):
-    """Undo one change. An agent's undo names its turn (body ``turn`` or the ``Appenda-Turn`` header)."""
+    """A person's Undo of one change. Named with a turn (body ``turn`` or the ``Appenda-Turn``
+    header) it is the agent's undo of that turn, decided as the ``memory_undo`` tool is."""
 
     def post(self, request, ws, change):
         turn = body(request).get("turn") or request.META.get(TURN_HEADER) or None
-        undo = history.change_set_undo(actor=self.actor, change_set_id=change, turn_id=turn)
+        if turn is not None:
+            result = agent_undo.memory_undo(actor=self.actor, turn_id=turn, change_set_id=change)
+            return Response(agent_undo_json(self.workspace, result),
+                            status=status.HTTP_202_ACCEPTED if result.state == "held" else status.HTTP_200_OK)
+        undo = history.change_set_undo(actor=self.actor, change_set_id=change)
         return Response(_change_json(self.workspace, undo))
 
 
@@ -60,8 +66,8 @@ class TurnUndoView(WorkspaceAPIView):
     """Undo everything this turn saved: all of it or nothing."""
 
     def post(self, request, ws, turn):
-        undos = history.turn_undo(actor=self.actor, turn_id=turn)
-        return Response({"count": len(undos), "results": [_change_json(self.workspace, u) for u in undos]})
+        results = agent_undo.turn_undo(actor=self.actor, turn_id=turn)
+        return Response({"count": len(results), "results": [agent_undo_json(self.workspace, r) for r in results]})
 
 
 class NoteHistoryView(WorkspaceAPIView):

@@ -38,8 +38,11 @@ def change_set_record(
     target_user_id: int | None = None,
     reason: str = "",
     undo_of: ChangeSet | None = None,
+    layer: str | None = None,
+    scope: str | None = None,
 ) -> ChangeSet:
-    """Records one change set; call it inside the transaction that made the change."""
+    """Records one change set; call it inside the transaction that made the change. ``layer``
+    and ``scope`` place a change set that touched no note (an agent's held undo request)."""
     alias = workspace.db_alias
     first = changes[0][0] if changes else None
     change_set = ChangeSet(
@@ -48,8 +51,8 @@ def change_set_record(
         actor_user_id=actor_user_id,
         actor_bot_id=actor_bot_id,
         turn_id=turn_id,
-        layer=first.layer if first else None,
-        scope=first.scope if first else None,
+        layer=first.layer if first else layer,
+        scope=first.scope if first else scope,
         blind=blind,
         target_user_id=target_user_id,
         note_count=len(changes),

@@ -234,8 +234,8 @@ def _delete_export(workspace, export: Export) -> None:
     Export.objects.using(workspace.db_alias).filter(pk=export.pk).delete()
 
 
-def export_get_for_download(*, actor: Actor, export_id) -> Export:
-    """One of the caller's own exports; an expired one is deleted now and refused (410)."""
+def export_visible(*, actor: Actor, export_id) -> Export:
+    """One of the caller's own exports (expired or not)."""
     export_uuid = parse_uuid(export_id)
     query = Export.objects.for_workspace(actor.workspace).filter(
         id=export_uuid, created_by_user_id=actor.person_id, created_by_bot_id=actor.bot.id if actor.bot else None,
@@ -243,6 +243,12 @@ def export_get_for_download(*, actor: Actor, export_id) -> Export:
     export = query.first() if query is not None else None
     if export is None:
         raise NotFound("No such export, or it is not yours.", code="not_found")
+    return export
+
+
+def export_get_for_download(*, actor: Actor, export_id) -> Export:
+    """One of the caller's own exports; an expired one is deleted now and refused (410)."""
+    export = export_visible(actor=actor, export_id=export_id)
     if export.expires_at <= timezone.now():
         _delete_export(actor.workspace, export)
         raise ExportExpired("This export has expired and was deleted; export again to get a new one.")

@@ -25,19 +25,15 @@ from django.utils.dateparse import parse_datetime
 from appenda.errors import Conflict, DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
 from memories.audit import SNAPSHOT_FIELDS, change_set_record, note_snapshot
-from memories.models import ChangeSet, Layer, Note, NoteChange, Turn
-from memories.policy import SaveSituation, decide
+from memories.models import ChangeSet, Layer, Note, NoteChange
 from memories.scopes import (
     bot_scope,
     can_change_note,
     conversation_scope,
-    memory_off_level,
-    person_settings,
     person_visible_filter,
     user_scope,
 )
 from memories.search.vectors import note_index_refresh
-from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
 
 _DATETIME_FIELDS = frozenset({"held_until", "trashed_at"})
@@ -176,26 +172,6 @@ def note_history(*, actor: Actor, note_id) -> QuerySet:
 
 # --- undo ---------------------------------------------------------------------------------
 
-def _refuse_agent_undo(actor: Actor, turn: Turn | None, change_set: ChangeSet) -> None:
-    """The model's own undo (a bot's token, or an undo made from a turn) asks the one policy
-    function, like a save: memory off and saving off refuse it, and under Always confirm it
-    waits for the person (``undo_needs_person``). A person's own Undo is never held back."""
-    if actor.bot is None and turn is None:
-        return
-    bot = turn_bot(turn) if turn is not None else actor.bot
-    person = person_settings(actor.person_id)
-    channel = turn.channel if turn is not None else {}
-    decision = decide(SaveSituation(
-        origin="agent", action="undo", layer=change_set.layer or "?",
-        memory_off_level=memory_off_level(workspace=actor.workspace, settings=person, bot=bot, turn=turn),
-        turn_kind=turn.kind if turn is not None else None, person_save_mode=person.save_mode,
-        bot_save_rule=bot.memory_save if bot else None, messaging_save=person.messaging_save,
-        messaging_direct=channel.get("chat_kind") == "direct", sender_paired=bool(channel.get("sender_paired")),
-    ))
-    if decision.outcome == "refuse":
-        raise Forbidden(decision.detail, code=decision.code, **decision.extra)
-
-
 def _note_from_snapshot(workspace, note_id, snapshot: dict, into: Note | None = None) -> Note:
     note = into or Note(id=note_id, workspace_id=workspace.id)
     for name in SNAPSHOT_FIELDS:
@@ -227,10 +203,8 @@ def _conflict(detail: str) -> Conflict:
     return Conflict(detail, code="undo_conflict")
 
 
-def _undo_one(actor: Actor, change_set: ChangeSet, *, turn_id=None) -> ChangeSet:
-    """Writes back the before-state of every note of ``change_set``; the caller holds the transaction."""
-    workspace = actor.workspace
-    alias = workspace.db_alias
+def undoable_note_changes(workspace, change_set: ChangeSet) -> list[NoteChange]:
+    """The note changes an undo of ``change_set`` writes back; 409 when it cannot be undone."""
     if change_set.blind:
         raise Conflict(
             "This was a delete without reading: its content was never kept, so it cannot be undone.",
@@ -242,6 +216,15 @@ def _undo_one(actor: Actor, change_set: ChangeSet, *, turn_id=None) -> ChangeSet
     note_changes = list(NoteChange.objects.for_workspace(workspace).filter(change_set=change_set).order_by("id"))
     if not note_changes:
         raise Conflict("This change touched no notes, so there is nothing to undo.", code="cannot_undo")
+    return note_changes
+
+
+def undo_change_set(actor: Actor, change_set: ChangeSet, *, turn_id=None) -> ChangeSet:
+    """Writes back the before-state of every note of ``change_set``; the caller holds the
+    transaction and has checked that this caller may undo it now."""
+    workspace = actor.workspace
+    alias = workspace.db_alias
+    note_changes = undoable_note_changes(workspace, change_set)
     for note_change in note_changes:
         for snapshot in (note_change.before, note_change.after):
             if snapshot is not None and not can_change_note(
@@ -294,41 +277,9 @@ def _undo_one(actor: Actor, change_set: ChangeSet, *, turn_id=None) -> ChangeSet
     return undo
 
 
-def _chat_undo_check(actor: Actor, turn, change_set: ChangeSet) -> None:
-    """An undo said in a messaging chat is the sender's, not the person's (R-MSG-1): only a paired
-    sender, in the same conversation, within 30 minutes (``memories.messaging``)."""
-    if turn is not None and turn.kind == Turn.Kind.MESSAGING:
-        from memories.messaging import chat_undo_check  # imported here: messaging builds on the save pipeline
-
-        chat_undo_check(workspace=actor.workspace, turn=turn, change_set=change_set)
-
-
-def change_set_undo(*, actor: Actor, change_set_id, turn_id=None) -> ChangeSet:
-    """Undoes one change set (the save response's ``undo`` handle, the web page's Undo).
-
-    With ``turn_id`` the undo is the agent's, made from that turn (the model's revert): it obeys
-    Always confirm, and from a messaging chat only a paired sender may undo.
-    """
+def change_set_undo(*, actor: Actor, change_set_id) -> ChangeSet:
+    """A person's own Undo of one change set (the save response's ``undo`` handle, the web
+    page's Undo). The model's own undo is the ``memory_undo`` tool (``memories.agent_undo``)."""
     with transaction.atomic(using=actor.workspace.db_alias):
-        turn = turn_for_actor(actor=actor, turn_id=turn_id) if turn_id is not None else None
         change_set = change_set_get_visible(actor=actor, change_set_id=change_set_id, for_update=True)
-        _refuse_agent_undo(actor, turn, change_set)
-        _chat_undo_check(actor, turn, change_set)
-        return _undo_one(actor, change_set, turn_id=turn.id if turn else None)
-
-
-def turn_undo(*, actor: Actor, turn_id) -> list[ChangeSet]:
-    """Undoes everything a turn saved, newest first, all or nothing."""
-    with transaction.atomic(using=actor.workspace.db_alias):
-        turn = turn_for_actor(actor=actor, turn_id=turn_id, lock=True)
-        change_sets = list(
-            ChangeSet.objects.for_workspace(actor.workspace).select_for_update().filter(
-                turn_id=turn.id, undo_of__isnull=True, undone_at__isnull=True
-            ).order_by("-created_at")
-        )
-        undos = []
-        for change_set in change_sets:
-            _refuse_agent_undo(actor, turn, change_set)
-            _chat_undo_check(actor, turn, change_set)
-            undos.append(_undo_one(actor, change_set, turn_id=turn.id))
-        return undos
+        return undo_change_set(actor, change_set)

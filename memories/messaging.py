@@ -31,7 +31,8 @@ from appenda.errors import DomainError
 from appenda.ids import parse_uuid
 from memories.audit import change_set_record
 from memories.models import ChangeSet, Layer, Note, Turn
-from memories.policy import OFF_LEVEL_SENTENCES, SaveSituation, effective_save_mode
+from memories.policy import SaveSituation, effective_save_mode
+from memories.reasons import OFF_LEVEL_SENTENCES, chat_confirmable
 from memories.scopes import conversation_id_of, memory_off_level, person_settings
 from memories.selectors import live_notes
 from memories.services import held_note_activate
@@ -40,8 +41,6 @@ from workspaces.capabilities import Actor
 
 CONFIRM_WINDOW = timedelta(hours=24)
 CHAT_UNDO_WINDOW = timedelta(minutes=30)
-# Held for these reasons a note may be confirmed from the chat; any other reason waits for the person.
-CONFIRMABLE_IN_CHAT = frozenset({"messaging_ask", "messaging_other_layer"})
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,7 @@ def chat_confirm_refusal(
         return ChatRefusal("only_asking_sender", 403,
                            "Only the sender who asked for this note can confirm it from the chat; the person can "
                            "keep it in Appenda.")
-    if held_reason not in CONFIRMABLE_IN_CHAT:
+    if not chat_confirmable(held_reason):  # any other reason waits for the person
         return ChatRefusal("confirm_in_app", 409,
                            "This note waits for the person in Appenda (it was held for a reason a chat cannot "
                            "answer, such as data the agent had read).")

@@ -6,6 +6,10 @@ People and bots are referred to by plain ids (their rows are in the control data
 
 from __future__ import annotations
 
+import hashlib
+import json
+from datetime import UTC
+
 from django.db import models
 from django.db.models import Q
 
@@ -79,6 +83,16 @@ class Note(RegionModel):
     @property
     def size(self) -> int:
         return len(self.key.encode()) + len(self.value.encode())
+
+    @property
+    def version(self) -> str:
+        """What a person sees of this note, as a short hash (R-TAINT-6): a keep names the version
+        the person saw, and a held note changed since is not kept. Derived, never stored, so
+        nothing can fall out of step; every save of the row moves ``updated_at``, so even a
+        save of the same text gives a new version."""
+        updated = self.updated_at.astimezone(UTC).isoformat() if self.updated_at else ""
+        seen = [self.key, self.value, self.subject_kind, self.subject_id, self.state, self.pinned, updated]
+        return hashlib.sha256(json.dumps(seen).encode()).hexdigest()[:16]
 
 
 class Turn(RegionModel):

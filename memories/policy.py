@@ -34,15 +34,19 @@ Order of the checks for a save (the first that applies wins):
    saved at once), a messaging chat that asks, a sub-agent or trigger, the mode asks;
 7. otherwise save.
 
-The model's own undo (``action="undo"``) goes through the same function: memory off, saving off
-and a layer it may not write refuse it as above, and under ``always`` it waits for the person
-(refused ``undo_needs_person``: the person undoes with the note's Undo). Otherwise it may go on.
+The model's own undo (``action="undo"``, the ``memory_undo`` tool, R-AGENT-3) goes through the
+same function: memory off, saving off and a layer it may not write refuse it as above; under
+``always`` it waits for the person (refused ``undo_needs_person``: the person undoes with the
+note's Undo); in a routine run, a tainted turn, a sub-agent or a trigger it is held like a
+save (the undo is not made; the person sees the request and can make it). Otherwise it goes on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
+
+from memories.reasons import OFF_LEVEL_SENTENCES
 
 SAVE_MODES_LOOSEST_FIRST = ("auto", "ask", "always", "never")
 BOT_SAVE_RULES = ("always", "never")
@@ -140,13 +144,18 @@ def _saving_off_sentence(situation: SaveSituation) -> str:
             "say that saving is off.")
 
 
-OFF_LEVEL_SENTENCES = {
-    "private_chat": "This chat is private: it neither reads nor saves memory. Turn memory on in the chat's Tools menu.",
-    "bot": "This bot's memory choice is None: it reads and saves no notes. Its owner can change that in the bot form.",
-    "user": "Memory is off in your settings. Turn it on under Your settings → Memory.",
-    "workspace": "Memory is off for this workspace. Someone who manages its agents can turn it on in "
-    "Settings → Agents → Memory.",
-}
+
+
+def _unwatched_or_tainted(situation: SaveSituation) -> str | None:
+    """The hold reasons an agent's undo shares with its saves: a routine run, a tainted turn, a
+    sub-agent or a trigger."""
+    if situation.turn_kind == "routine":
+        return "routine_run"
+    if situation.tainted_sources:
+        return "tainted_turn"
+    if situation.turn_kind in KINDS_FLOORED_AT_ASK:
+        return "background_run"
+    return None
 
 
 def decide(situation: SaveSituation) -> Decision:
@@ -177,6 +186,9 @@ def decide(situation: SaveSituation) -> Decision:
                 "of the note.",
                 effective_mode=mode,
             )
+        hold_reason = _unwatched_or_tainted(situation)
+        if hold_reason:
+            return Decision("hold", reason=hold_reason, effective_mode=mode)
         return Decision("save", effective_mode=mode)
     if situation.detector_refusal:
         code, detail = situation.detector_refusal

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memories.models import ChangeSet, Note
-from memories.services import SaveResult, held_reason_sentence
+from memories.reasons import held_because, hold_sentence
+
+if TYPE_CHECKING:  # the write layer's result types, for annotations only
+    from memories.agent_undo import AgentUndo
+    from memories.services import SaveResult
 
 SHOW_SAVED = "Saved to memory"
 SHOW_HELD = "Waiting for you to keep it"
+SHOW_UNDONE = "Undone"
+SHOW_UNDO_HELD = "Waiting for you: undo it from the note's history in Appenda"
+
+
+def held_reason_sentence(note: Note) -> str | None:
+    """Why a note waits, in the words a person reads (None when it does not wait)."""
+    return held_because(state=note.state, held_reason=note.held_reason, held_sources=note.held_sources)
 
 
 def note_json(note: Note) -> dict:
@@ -30,6 +43,7 @@ def note_json(note: Note) -> dict:
         "size": note.size,
         "created_at": note.created_at.isoformat(),
         "updated_at": note.updated_at.isoformat(),
+        "version": note.version,  # what a keep names (R-TAINT-6); the ETag of GET …/memories/{id}/
     }
 
 
@@ -73,6 +87,18 @@ def save_result_json(workspace, result: SaveResult) -> dict:
         # The note's own fields at the top level too, so clients can read a save like a note.
         **{k: v for k, v in note_json(note).items() if k not in ("id", "state")},
     }
+
+
+def agent_undo_json(workspace, result: "AgentUndo") -> dict:
+    """The answer to the model's own undo: ids and states, never a note's text."""
+    body = {"state": result.state, "change": str(result.target.id), "action": result.target.action}
+    if result.state == "held":
+        return {**body, "reason": result.reason, "held_because": hold_sentence(result.reason),
+                "show": SHOW_UNDO_HELD, "undo": None}
+    undo = result.undo
+    notes = [{"id": str(c.note_id), "state": c.after["state"] if c.after else "deleted"} for c in undo.changes.all()]
+    return {**body, "show": SHOW_UNDONE, "turn": str(undo.turn_id) if undo.turn_id else None,
+            "undo": undo_handle(workspace, undo), "notes": notes}
 
 
 def change_set_json(change_set: ChangeSet, include_content: bool) -> dict:

@@ -151,6 +151,12 @@ def person_visible_filter(actor: Actor) -> Q:
     return q
 
 
+def owned_scopes(actor: Actor) -> list[str]:
+    """The scopes whose notes are the caller's own: their ``mine`` notes and their bots' notes."""
+    bots = Bot.objects.filter(workspace=actor.workspace, owner_id=actor.user.pk).values_list("id", flat=True)
+    return [user_scope(actor.user.pk), *(bot_scope(bot) for bot in bots)]
+
+
 def can_change_note(actor: Actor, note: Note) -> bool:
     """May this caller edit, pin, keep or delete this (visible) note?"""
     if note.layer == Layer.MINE:

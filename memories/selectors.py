@@ -12,7 +12,7 @@ from django.utils import timezone
 from appenda.errors import NotFound
 from appenda.ids import parse_uuid
 from memories.models import Layer, Note
-from memories.scopes import person_visible_filter
+from memories.scopes import owned_scopes, person_visible_filter
 from workspaces.capabilities import Actor
 
 
@@ -53,8 +53,23 @@ def memory_get_visible(*, actor: Actor, note_id, for_update: bool = False) -> No
     return note
 
 
+def trashed_note_visible(*, actor: Actor, note_id) -> Note:
+    """A note in the trash as the caller sees it: a person, in their own trash; a bot, by the
+    layers it could see (it may learn the note exists, then is told the trash is for people)."""
+    note_uuid = parse_uuid(note_id)
+    notes = Note.objects.for_workspace(actor.workspace).filter(trashed_at__isnull=False)
+    if actor.bot is not None:
+        notes = notes.filter(person_visible_filter(actor))
+    else:
+        notes = notes.filter(scope__in=owned_scopes(actor))
+    note = notes.filter(id=note_uuid).first() if note_uuid else None
+    if note is None:
+        raise NotFound("No such note in your trash.", code="not_found")
+    return note
+
+
 def member_notes_blind(*, actor: Actor, user_id: int) -> QuerySet:
-    """A member's ``mine`` notes for blind listing and deletion; callers never read key or value."""
-    return Note.objects.for_workspace(actor.workspace).filter(
-        Q(layer=Layer.MINE, owner_user_id=user_id), trashed_at__isnull=True
-    )
+    """A member's ``mine`` notes for blind listing and deletion, those in their trash included (a
+    blind delete that left them there would be undone by the member's restore); callers never
+    read key or value."""
+    return Note.objects.for_workspace(actor.workspace).filter(Q(layer=Layer.MINE, owner_user_id=user_id))

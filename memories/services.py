@@ -21,6 +21,7 @@ from memories import instance_rules
 from memories.audit import change_set_record, note_snapshot
 from memories.models import ChangeSet, Layer, Note, Turn
 from memories.policy import Decision, SaveSituation, decide
+from memories.reasons import hold_sentence, refusal_status
 from memories.refusals.gate import inspect_note
 from memories.scopes import (
     INSTANCE_SCOPE,
@@ -36,23 +37,12 @@ from memories.scopes import (
 from memories.search.vectors import note_index_fields_soon, note_index_set
 from memories.selectors import member_notes_blind, memory_get_visible
 from memories.turns import turn_bot, turn_for_actor, turn_sources
-from memories.validation import clean_note
+from memories.validation import SUBJECT_ID_MAX, SUBJECT_ID_PATTERN, clean_note
 from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 
 SUBJECT_KINDS = ("table", "integration", "workflow", "skill")
-
-HELD_SENTENCES = {
-    "routine_run": "saved in a routine run",
-    "tainted_turn": "saved after the agent read other data in this turn",
-    "may_name_person": "it may name a person",
-    "messaging_ask": "it came from a messaging app",
-    "messaging_other_layer": "it came from a messaging app and is meant for notes beyond that conversation",
-    "background_run": "saved by a sub-agent or a trigger, which nobody watches as it runs",
-    "ask_first": "your settings ask you first",
-}
-
 
 @dataclass
 class SaveResult:
@@ -81,13 +71,25 @@ def _subject(workspace, subject) -> tuple[str, str, Table | None] | None:
         raise DomainError(
             'A subject is {"kind": "table|integration|workflow|skill", "id": "…"}.', code="invalid_subject"
         )
-    kind, ref = subject["kind"], str(subject["id"])[:64]
+    kind, ref = subject["kind"], subject["id"]
     if kind == "table":
         table_id = parse_uuid(ref)
         table = Table.objects.for_workspace(workspace).filter(id=table_id).first() if table_id else None
         if table is None:
             raise DomainError("The subject table does not exist in this workspace.", code="subject_not_found")
         return kind, str(table.id), table
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        ref = str(ref)  # some hosts number their workflows
+    # Stored and shown as it is sent, so it is held to an id's form, never cut to fit (R-SAVE-8);
+    # the sentence does not repeat it: a refused id may be a token.
+    if not isinstance(ref, str) or not SUBJECT_ID_PATTERN.fullmatch(ref):
+        length = f" (it has {len(ref)} characters)" if isinstance(ref, str) and len(ref) > SUBJECT_ID_MAX else ""
+        raise DomainError(
+            f"A subject id of an integration, workflow or skill is 1 to {SUBJECT_ID_MAX} letters, digits, '.', '_', "
+            f"':', '/', '@' or '-', starting with a letter or digit (like salesforce, wf-123 or skills/summarize)"
+            f"{length}.",
+            code="invalid_subject",
+        )
     return kind, ref, None
 
 
@@ -189,7 +191,8 @@ def memory_save(
     if turn_id is None and actor.bot is not None:
         raise Forbidden("A bot saves notes through a turn: POST …/turns/{turn}/memory_save/.", code="bot_needs_turn")
     findings = inspect_note(workspace=workspace, key=clean.key, value=clean.value,
-                            subject_table=subject_info[2] if subject_info else None)
+                            subject_table=subject_info[2] if subject_info else None,
+                            subject_id=subject_info[1] if subject_info and subject_info[0] != "table" else None)
     alias = workspace.db_alias
     with transaction.atomic(using=alias):
         turn = bot = None
@@ -223,7 +226,7 @@ def memory_save(
             )
         )
         if decision.outcome == "refuse":
-            raise DomainError(decision.detail, code=decision.code, status=_refusal_status(decision.code),
+            raise DomainError(decision.detail, code=decision.code, status=refusal_status(decision.code),
                               **findings.refusal_fields, **decision.extra)
         if turn is None and target.layer == Layer.INSTANCE:
             rule, created = instance_rules.rule_save(actor=actor, key=clean.key, value=clean.value)
@@ -258,13 +261,9 @@ def memory_save(
             actor_bot_id=bot.id if bot else None,
             turn_id=turn.id if turn else None,
             changes=[(note, before, note_snapshot(note))],
-            reason=HELD_SENTENCES.get(decision.reason or "", ""),
+            reason=hold_sentence(decision.reason) if decision.reason else "",
         )
     return SaveResult(note, decision, created=created, change_set=change_set, stripped=clean.stripped)
-
-
-def _refusal_status(code: str | None) -> int:
-    return {"memory_off": 403, "layer_not_allowed": 403, "saving_off": 403, "turn_save_limit": 429}.get(code or "", 400)
 
 
 def _require_change(actor: Actor, note: Note) -> None:
@@ -278,7 +277,8 @@ def _refuse_if_flagged(workspace, note: Note, *, value: str) -> None:
     table = None
     if note.subject_kind == "table":
         table = Table.objects.for_workspace(workspace).filter(id=parse_uuid(note.subject_id)).first()
-    findings = inspect_note(workspace=workspace, key=note.key, value=value, subject_table=table)
+    findings = inspect_note(workspace=workspace, key=note.key, value=value, subject_table=table,
+                            subject_id=note.subject_id if note.subject_kind not in (None, "table") else None)
     if findings.refusal:
         code, detail = findings.refusal
         raise DomainError(detail, code=code, **findings.refusal_fields)
@@ -327,8 +327,13 @@ def memory_delete(*, actor: Actor, note_id, action: str = "delete") -> ChangeSet
     return change_set
 
 
-def memory_keep(*, actor: Actor, note_id) -> tuple[Note, ChangeSet]:
-    """A person keeps a held note: it becomes active (replacing an active note with the same key)."""
+def memory_keep(*, actor: Actor, note_id, version) -> tuple[Note, ChangeSet]:
+    """A person keeps a held note: it becomes active (replacing an active note with the same key).
+
+    ``version`` is the ``Note.version`` the person saw (R-TAINT-6), as the client sent it. An
+    agent's later save of the same key rewrites the held note, so without it a keep could make
+    active a text nobody read. It is compared under the row lock, which every save of the note
+    takes too."""
     if actor.bot is not None:
         raise Forbidden("Only a person can keep a held note; a bot cannot approve its own saves.", code="person_required")
     workspace = actor.workspace
@@ -336,8 +341,21 @@ def memory_keep(*, actor: Actor, note_id) -> tuple[Note, ChangeSet]:
     with transaction.atomic(using=alias):
         held = memory_get_visible(actor=actor, note_id=note_id, for_update=True)
         _require_change(actor, held)
+        if version in (None, "", "*"):  # "*" is If-Match's "any version": not one the person saw
+            raise DomainError(
+                "Say which version of the note you saw, in the If-Match header or as \"version\" in the body "
+                "(the note's ETag, or its \"version\" in a listing), so that what you keep is what you read.",
+                code="version_required", status=428,
+            )
+        if not isinstance(version, str):
+            raise DomainError("Name one version, as a string: the one you saw.", code="invalid_version")
         if held.state != Note.State.HELD:
             raise DomainError("This note is not waiting; only held notes can be kept.", code="not_held", status=409)
+        if version != held.version:
+            raise DomainError(
+                "This note changed since you saw it; look at it again before keeping it.",
+                code="note_changed", status=409,
+            )
         kept, changes = held_note_activate(workspace=workspace, held=held)
         change_set = change_set_record(workspace=workspace, action="keep", actor_user_id=actor.user.pk, changes=changes)
     return kept, change_set
@@ -390,13 +408,3 @@ def member_notes_blind_delete(*, actor: Actor, user_id: int) -> ChangeSet | None
         )
         Note.objects.using(workspace.db_alias).filter(id__in=[n.id for n in notes]).delete()
     return change_set
-
-
-def held_reason_sentence(note: Note) -> str | None:
-    if note.state != Note.State.HELD:
-        return None
-    reason = HELD_SENTENCES.get(note.held_reason or "", note.held_reason or "")
-    labels = [s.get("label") for s in note.held_sources or [] if s.get("label")]
-    if note.held_reason == "tainted_turn" and labels:
-        return f"saved after reading {', '.join(labels)}"
-    return reason

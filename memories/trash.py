@@ -24,7 +24,7 @@ from memories.audit import change_set_record, note_snapshot
 from memories.history import held_note_refresh
 from memories.models import NoteChange, ChangeSet, Layer, Note
 from memories.selectors import live_notes
-from memories.scopes import bot_scope, user_scope
+from memories.scopes import bot_scope, owned_scopes, user_scope
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 
@@ -34,12 +34,6 @@ FORGET_LAYERS = (Layer.MINE, Layer.BOT)
 def _person_only(actor: Actor) -> None:
     if actor.bot is not None:
         raise Forbidden("Only a person can forget or restore notes; a bot's token cannot.", code="person_required")
-
-
-def _owned_scopes(actor: Actor) -> list[str]:
-    """The scopes whose notes are the caller's own: their ``mine`` notes and their bots' notes."""
-    bots = Bot.objects.filter(workspace=actor.workspace, owner_id=actor.user.pk).values_list("id", flat=True)
-    return [user_scope(actor.user.pk), *(bot_scope(bot) for bot in bots)]
 
 
 def _forget_scope(actor: Actor, layer, bot_ref) -> str:
@@ -87,7 +81,7 @@ def trash_list(*, actor: Actor) -> QuerySet:
     """The caller's trashed notes, most recently trashed first."""
     _person_only(actor)
     return Note.objects.for_workspace(actor.workspace).filter(
-        scope__in=_owned_scopes(actor), trashed_at__isnull=False
+        scope__in=owned_scopes(actor), trashed_at__isnull=False
     ).order_by("-trashed_at", "key")
 
 

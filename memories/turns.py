@@ -13,12 +13,19 @@ from django.utils import timezone
 from appenda.db.fast import select_one
 from appenda.errors import DomainError, NotFound
 from appenda.ids import parse_uuid
+from memories.conversations import conversation_register
 from memories.models import PrivateChat, Turn, TurnRead
+from memories.refusals.gate import inspect_text, redact_secrets
+from memories.validation import clean_text, readable_text
 from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 
 CHAT_KINDS = ("direct", "group", "channel", "thread")
+READ_REF_MAX = 500
+# A read ref is scanned for secrets before it is cut to READ_REF_MAX, so that the cut does not
+# leave a secret's head in place; this bounds the scan of an absurdly long ref.
+READ_REF_SCAN_MAX = 4096
 
 
 def _turn_unknown() -> DomainError:
@@ -38,9 +45,26 @@ def _bot_for_turn(actor: Actor, bot_ref) -> Bot | None:
         return None
     bot_id = parse_uuid(bot_ref)
     bot = Bot.objects.filter(id=bot_id, workspace=actor.workspace, deleted_at__isnull=True).first() if bot_id else None
-    if bot is None or (bot.owner_id != actor.user.pk and not actor.can("agents:manage")):
+    # Only the bot's owner may name it (R-AGENT-4): a turn of the bot reads its owner's notes,
+    # and no role or grant opens another user's ``mine``; others run a bot through its token.
+    if bot is None or bot.owner_id != actor.user.pk:
         raise NotFound("No such bot in this workspace, or it is not yours to run.", code="bot_not_found")
     return bot
+
+
+def _checked_id(raw, *, field_name: str, max_length: int) -> str | None:
+    """A chat id or channel field as stored and shown, or None when absent: invisible characters
+    stripped, and refused if it is not short plain text or holds a secret (R-SAVE-8)."""
+    if raw in (None, ""):
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)  # some platforms number their chats and users
+    text = clean_text(raw, field=field_name, max_length=max_length).text
+    findings = inspect_text(field_name=field_name, text=text, opaque_id=True)
+    if findings.refusal:
+        code, detail = findings.refusal
+        raise DomainError(detail, code=code, **findings.refusal_fields)
+    return text or None
 
 
 def _channel(kind: str, channel) -> dict:
@@ -50,11 +74,13 @@ def _channel(kind: str, channel) -> dict:
     sender = channel.get("sender") if isinstance(channel.get("sender"), dict) else {}
     chat_kind = channel.get("chat_kind")
     return {
-        "platform": str(channel.get("platform") or "unknown")[:40],
+        "platform": _checked_id(channel.get("platform"), field_name="channel.platform", max_length=40) or "unknown",
         # A chat kind the host does not know counts as a group: nothing saves at once (R-MSG-1).
         "chat_kind": chat_kind if chat_kind in CHAT_KINDS else "group",
-        "conversation": str(channel.get("conversation") or channel.get("conversation_id") or "")[:150] or None,
-        "sender_id": str(sender.get("id") or channel.get("sender_id") or "")[:150] or None,
+        "conversation": _checked_id(channel.get("conversation") or channel.get("conversation_id"),
+                                    field_name="channel.conversation", max_length=150),
+        "sender_id": _checked_id(sender.get("id") or channel.get("sender_id"), field_name="channel.sender.id",
+                                 max_length=150),
         "sender_paired": bool(sender.get("paired", channel.get("sender_paired", False))) is True,
         "sender_can_confirm": bool(sender.get("can_confirm", channel.get("sender_can_confirm", False))) is True,
     }
@@ -77,7 +103,7 @@ def turn_start(
         table_id = parse_uuid(table_ref)
         if table_id is None or not Table.objects.for_workspace(workspace).filter(id=table_id).exists():
             raise DomainError("No such table in this workspace.", code="table_not_found", status=400)
-    chat_id = str(chat_id)[:200] if chat_id not in (None, "") else None
+    chat_id = _checked_id(chat_id, field_name="chat_id", max_length=200)
     person_id = bot.owner_id if bot else actor.user.pk
     turn = Turn(
         workspace_id=workspace.id,
@@ -91,17 +117,19 @@ def turn_start(
         channel=_channel(kind, channel),
         expires_at=timezone.now() + settings.APPENDA["TURN_TTL"],
     )
-    if not chat_id:
+    if not chat_id and kind != Turn.Kind.MESSAGING:
         turn.save(using=alias, force_insert=True)  # one statement: no transaction to open
         return turn
     with transaction.atomic(using=alias):
-        if private:
+        # R-MSG-2: a conversation someone else registered is refused here, before the turn exists.
+        conversation_register(workspace=workspace, turn=turn)
+        if private and chat_id:
             try:
                 with transaction.atomic(using=alias):
                     PrivateChat(workspace_id=workspace.id, chat_id=chat_id, user_id=person_id).save(using=alias)
             except IntegrityError:
                 pass  # already private
-        else:
+        elif chat_id:
             turn.private = PrivateChat.objects.for_workspace(workspace).filter(chat_id=chat_id).exists()
         turn.save(using=alias, force_insert=True)
     return turn
@@ -126,6 +154,7 @@ def turn_bot(turn: Turn) -> Bot | None:
 
 
 def _label(workspace, source: str, ref: str) -> str:
+    """How a read is shown beside a held note; ``ref`` is already cleaned and redacted."""
     if source == TurnRead.Source.TABLE:
         table_id = parse_uuid(ref)
         table = Table.objects.for_workspace(workspace).filter(id=table_id).first() if table_id else None
@@ -134,19 +163,27 @@ def _label(workspace, source: str, ref: str) -> str:
 
 
 def turn_record_read(*, actor: Actor, turn_id, source: str, ref: str) -> TurnRead:
+    """Records a read and taints the turn. The ref is stored and shown (beside held notes), so it
+    is cleaned (R-SAVE-8) but never refused for what it holds: a refused read would leave the
+    turn untainted. A secret in it is replaced; ``read.redacted`` and ``read.stripped`` say what
+    was changed, for the answer."""
     if source not in TurnRead.Source.values:
         raise DomainError(
             f"Unknown source {source!r}; use one of {', '.join(TurnRead.Source.values)}.", code="invalid_source"
         )
-    ref = str(ref or "").strip()
-    if not ref:
+    raw = str(ref or "")
+    if not raw.strip():
         raise DomainError("Say what was read in ref (a table id, a URL, a file name…).", code="invalid_ref")
+    clean = readable_text(raw[:READ_REF_SCAN_MAX], max_length=READ_REF_SCAN_MAX)
+    ref, redacted = redact_secrets(clean.text or "\ufffd")  # invisible characters only: still a read
+    ref = ref[:READ_REF_MAX]
     workspace = actor.workspace
     alias = workspace.db_alias
     with transaction.atomic(using=alias):
         turn = turn_for_actor(actor=actor, turn_id=turn_id, lock=True)
-        read = TurnRead(workspace_id=workspace.id, turn=turn, source=source, ref=ref[:500], label=_label(workspace, source, ref))
+        read = TurnRead(workspace_id=workspace.id, turn=turn, source=source, ref=ref, label=_label(workspace, source, ref))
         read.save(using=alias)
+        read.redacted, read.stripped = redacted, clean.stripped
         if not turn.tainted:
             Turn.objects.using(alias).filter(pk=turn.pk).update(tainted=True)
     return read

@@ -42,7 +42,6 @@ def record_json(record: Record) -> dict:
 
 class TableListView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("tables:read")
         tables = Table.objects.for_workspace(self.workspace).prefetch_related("columns")
         return Response([table_json(t) for t in tables])
 

@@ -109,6 +109,15 @@ def table_visible(*, actor: Actor, table_id) -> Table:
     return table
 
 
+def record_visible(*, actor: Actor, table: Table, record_id) -> Record:
+    record_uuid = parse_uuid(record_id)
+    record = Record.objects.for_workspace(actor.workspace).filter(table=table, id=record_uuid).first() \
+        if record_uuid and table is not None else None
+    if record is None:
+        raise NotFound("No such record in this table.")
+    return record
+
+
 def records_add(*, actor: Actor, table: Table, rows: list[dict]) -> list[Record]:
     if not actor.can("tables:write"):
         raise Forbidden("Your role does not allow adding records; editors and above can.")

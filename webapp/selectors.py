@@ -20,7 +20,7 @@ from memories.models import Layer, Note
 from memories.recall import rank_queryset
 from memories.scopes import can_change_note
 from memories.selectors import member_notes_blind, memory_list_visible
-from memories.services import held_reason_sentence
+from memories.presenters import held_reason_sentence
 from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot, Membership

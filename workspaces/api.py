@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from appenda.api.base import WorkspaceAPIView
+from appenda.api.base import AppendaAPIView, WorkspaceAPIView
 from appenda.api.parsing import body, required
 from appenda.errors import DomainError
 from workspaces import services
@@ -44,7 +43,7 @@ def bot_json(bot: Bot) -> dict:
     }
 
 
-class WorkspaceListView(APIView):
+class WorkspaceListView(AppendaAPIView):
     def get(self, request):
         memberships = Membership.objects.filter(user=request.user).select_related("workspace").order_by("workspace__name")
         bot = Bot.objects.filter(account=request.user, deleted_at__isnull=True).select_related("workspace").first()
@@ -65,13 +64,11 @@ class WorkspaceListView(APIView):
 
 class WorkspaceDetailView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("workspace:read")
         return Response(workspace_json(self.workspace, self.actor.role))
 
 
 class WorkspaceMemorySettingsView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("workspace:read")
         return Response({"enabled": self.workspace.memory_enabled, "can_change": self.actor.can("agents:manage")})
 
     def put(self, request, ws):
@@ -87,7 +84,6 @@ class WorkspaceMemorySettingsView(WorkspaceAPIView):
 
 class MemberListView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("members:read")
         memberships = Membership.objects.filter(workspace=self.workspace).select_related("user").order_by("user__email")
         return Response([member_json(m) for m in memberships])
 
@@ -99,7 +95,6 @@ class MemberListView(WorkspaceAPIView):
 
 class MemberDetailView(WorkspaceAPIView):
     def get(self, request, ws, user):
-        self.require("members:read")
         return Response(member_json(services.membership_get(actor=self.actor, user_ref=user)))
 
     def patch(self, request, ws, user):
@@ -114,7 +109,6 @@ class MemberDetailView(WorkspaceAPIView):
 
 class BotListView(WorkspaceAPIView):
     def get(self, request, ws):
-        self.require("bots:read")
         bots = Bot.objects.filter(workspace=self.workspace, deleted_at__isnull=True).order_by("name")
         return Response([bot_json(b) for b in bots])
 
@@ -152,7 +146,7 @@ def settings_json(row: MemorySettings | None) -> dict:
     return {"enabled": row.enabled, "save_mode": row.save_mode, "messaging_save": row.messaging_save}
 
 
-class MyMemorySettingsView(APIView):
+class MyMemorySettingsView(AppendaAPIView):
     def get(self, request):
         return Response(settings_json(MemorySettings.objects.filter(user=request.user).first()))
 

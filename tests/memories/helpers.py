@@ -23,5 +23,12 @@ def person_save(client, workspace, **fields):
     return client.post(url(workspace, "memories/"), fields, format="json")
 
 
+def keep_seen(client, workspace, note_id):
+    """Keeps a held note as a person does: look at it, then keep the version seen (R-TAINT-6)."""
+    seen = client.get(url(workspace, f"memories/{note_id}/"))
+    version = seen.json().get("version") if seen.status_code == 200 else None
+    return client.post(url(workspace, f"memories/{note_id}/keep/"), {"version": version}, format="json")
+
+
 def context_keys(turn: dict) -> set[str]:
     return {n["key"] for n in turn["context"]["notes"]}

@@ -23,7 +23,7 @@ def test_R_RBAC_3_admin_sees_counts_and_sizes_never_content_and_deletes(owner, e
     assert listing.status_code == 200
     assert listing.json()["count"] == 1
     assert SECRET_ISH not in listing.content.decode() and "private.note" not in listing.content.decode()
-    assert set(listing.json()["notes"][0]) == {"id", "size", "state", "created_at", "updated_at"}
+    assert set(listing.json()["notes"][0]) == {"id", "size", "state", "created_at", "updated_at", "in_trash"}
     deleted = client.delete(url(eu_ws, f"members/{member.pk}/memories/"))
     assert deleted.status_code == 200 and deleted.json()["deleted"] == 1
     assert list(Note.objects.for_workspace(eu_ws).values_list("key", flat=True)) == ["team.note"]

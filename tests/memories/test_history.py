@@ -15,7 +15,7 @@ from freezegun import freeze_time
 from memories.audit import note_snapshot
 from memories.models import ChangeSet, Note, NoteChange
 from tests.factories import ALL_DATABASES, add_member, make_bot, make_user, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, person_save, start_turn, tool_save, tool_search
+from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
 from workspaces.models import MemorySettings
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
@@ -114,7 +114,7 @@ def test_R_MANAGE_3_undo_of_pin_and_unpin(owner, eu_ws, start, action):
 def test_R_MANAGE_3_undo_of_a_keep_puts_the_note_back_to_held(owner, eu_ws):
     client = token_client(owner)
     held = held_save(client, eu_ws, key="pref.color", value="Blue charts please", pin=True)
-    assert client.post(url(eu_ws, f"memories/{held['id']}/keep/")).status_code == 200
+    assert keep_seen(client, eu_ws, held["id"]).status_code == 200
     assert "pref.color" in context_keys(start_turn(client, eu_ws))
     keep = last_change(client, eu_ws, action="keep")
     assert undo(client, eu_ws, keep["id"]).status_code == 200
@@ -128,7 +128,7 @@ def test_R_MANAGE_3_undo_of_a_keep_that_replaced_an_active_note_restores_both(ow
     client = token_client(owner)
     active = person_save(client, eu_ws, key="pref.color", value="Green charts please").json()
     held = held_save(client, eu_ws, key="pref.color", value="Blue charts please")
-    kept = client.post(url(eu_ws, f"memories/{held['id']}/keep/")).json()
+    kept = keep_seen(client, eu_ws, held["id"]).json()
     assert kept["id"] == active["id"] and kept["value"] == "Blue charts please"
     keep = last_change(client, eu_ws, action="keep")
     assert keep["note_count"] == 2
@@ -259,13 +259,23 @@ def test_R_MANAGE_3_undo_of_another_members_private_change_is_404(owner, eu_ws):
     assert token_client(editor).get(url(eu_ws, f"changes/{saved['undo']['change']}/")).status_code == 404
 
 
-def test_R_MANAGE_3_a_bot_may_undo_its_own_save(owner, eu_ws):
+def memory_undo(client, workspace, turn_id, change_id):
+    return client.post(url(workspace, f"turns/{turn_id}/memory_undo/"), {"change": change_id}, format="json")
+
+
+def test_R_AGENT_3_a_bot_undoes_its_own_save_with_the_memory_undo_tool_only(owner, eu_ws):
     _, key = make_bot(eu_ws, owner)
     bot = token_client(key)
     turn = start_turn(bot, eu_ws)
     saved = tool_save(bot, eu_ws, turn["id"], key="report.day", value="Reports go out on Mondays").json()
     assert saved["state"] == "active" and saved["layer"] == "bot"
-    assert undo(bot, eu_ws, saved["undo"]["change"]).status_code == 200
+    refused = undo(bot, eu_ws, saved["undo"]["change"])  # the people's Undo is not the bot's
+    assert refused.status_code == 403 and refused.json()["code"] == "person_required"
+    later = start_turn(bot, eu_ws)  # an earlier turn's change is still the bot's own
+    done = memory_undo(bot, eu_ws, later["id"], saved["undo"]["change"])
+    assert done.status_code == 200 and done.json()["state"] == "done"
+    assert done.json()["notes"] == [{"id": saved["id"], "state": "deleted"}]
+    assert "Mondays" not in done.content.decode()  # ids and states, never text
     assert not notes(eu_ws).exists()
 
 
@@ -275,7 +285,7 @@ def test_R_MANAGE_3_under_always_confirm_the_models_undo_waits_for_the_person(ow
     turn = start_turn(bot, eu_ws)
     saved = tool_save(bot, eu_ws, turn["id"], key="report.day", value="Reports go out on Mondays").json()
     set_save_mode(owner, "always")
-    refused = undo(bot, eu_ws, saved["undo"]["change"])
+    refused = memory_undo(bot, eu_ws, turn["id"], saved["undo"]["change"])
     assert refused.status_code == 403 and refused.json()["code"] == "undo_needs_person"
     assert "Always confirm" in refused.json()["detail"] and "Undo" in refused.json()["detail"]
     refused_turn = bot.post(url(eu_ws, f"turns/{turn['id']}/undo/"))
@@ -620,6 +630,12 @@ def _drive_turn_undo(d: Drive):
     return d.call("post", f"turns/{turn['id']}/undo/")
 
 
+def _drive_memory_undo(d: Drive):
+    turn = d.turn()
+    saved = tool_save(d.client, d.workspace, turn["id"], key="a", value="a fact").json()
+    return d.call("post", f"turns/{turn['id']}/memory_undo/", {"change": saved["undo"]["change"]})
+
+
 def _drive_forget(d: Drive):
     d.saved()
     return d.call("post", "memories/forget/", {"confirm": True})
@@ -628,6 +644,11 @@ def _drive_forget(d: Drive):
 def _drive_restore_all(d: Drive):
     d.forgotten()
     return d.call("post", "memories/trash/restore/")
+
+
+def _drive_keep(d: Drive):
+    held = held_save(d.client, d.workspace, key="a", value="a fact")
+    return d.call("post", f"memories/{held['id']}/keep/", {"version": held["version"]})
 
 
 def _drive_member_delete(d: Drive):
@@ -665,6 +686,7 @@ DRIVERS = {
                                                                   {"query": "fact"}),
     ("turns/<str:turn>/confirm/", "POST"): _drive_confirm,
     ("turns/<str:turn>/undo/", "POST"): _drive_turn_undo,
+    ("turns/<str:turn>/memory_undo/", "POST"): _drive_memory_undo,
     ("memories/", "POST"): lambda d: d.call("post", "memories/", {"key": "a", "value": "a fact"}),
     ("memories/import/", "POST"): _drive_import,
     ("memories/forget/", "POST"): _drive_forget,
@@ -674,15 +696,15 @@ DRIVERS = {
     ("memories/<str:note>/", "PATCH"): lambda d: d.call("patch", f"memories/{d.saved()['id']}/",
                                                         {"value": "edited", "pinned": True}),
     ("memories/<str:note>/", "DELETE"): lambda d: d.call("delete", f"memories/{d.saved()['id']}/"),
-    ("memories/<str:note>/keep/", "POST"): lambda d: d.call(
-        "post", f"memories/{held_save(d.client, d.workspace, key='a', value='a fact')['id']}/keep/"),
+    ("memories/<str:note>/keep/", "POST"): _drive_keep,
     ("changes/<str:change>/undo/", "POST"): lambda d: d.call("post", f"changes/{d.saved()['undo']['change']}/undo/"),
 }
 # Endpoints that write notes: their driver must change at least one, or it proves nothing.
 NOTE_WRITERS = {
     ("members/<str:user>/memories/", "DELETE"), ("bots/<str:bot>/", "DELETE"),
     ("turns/<str:turn>/memory_save/", "POST"),
-    ("turns/<str:turn>/confirm/", "POST"), ("turns/<str:turn>/undo/", "POST"), ("memories/", "POST"),
+    ("turns/<str:turn>/confirm/", "POST"), ("turns/<str:turn>/undo/", "POST"),
+    ("turns/<str:turn>/memory_undo/", "POST"), ("memories/", "POST"),
     ("memories/import/", "POST"), ("memories/forget/", "POST"), ("memories/trash/restore/", "POST"),
     ("memories/trash/<str:note>/restore/", "POST"), ("memories/<str:note>/", "PATCH"),
     ("memories/<str:note>/", "DELETE"), ("memories/<str:note>/keep/", "POST"), ("changes/<str:change>/undo/", "POST"),

@@ -14,7 +14,7 @@ from memories import messaging
 from memories.messaging import chat_confirm_refusal, chat_undo_check, chat_undo_refusal
 from memories.models import ChangeSet, Note, Turn
 from tests.factories import ALL_DATABASES, make_bot, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, start_turn, tool_save, tool_search
+from tests.memories.helpers import context_keys, keep_seen, start_turn, tool_save, tool_search
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
@@ -205,10 +205,15 @@ def test_R_MSG_1_confirm_needs_a_messaging_turn_of_the_same_bot_and_workspace(ow
     assert response.status_code == 403 and response.json()["code"] == "messaging_turn_required"
     _, other_key = make_bot(eu_ws, owner, name="Other")
     other = token_client(other_key)
-    other_turn = messaging_turn(other, eu_ws)
+    other_turn = messaging_turn(other, eu_ws, conversation="c2")
     assert confirm(other, eu_ws, other_turn, held["id"]).status_code == 404
-    person_turn = messaging_turn(token_client(owner), eu_ws)
+    person_turn = messaging_turn(token_client(owner), eu_ws, conversation="c3")
     assert confirm(token_client(owner), eu_ws, person_turn, held["id"]).status_code == 404
+    # Naming the bot's conversation itself, they cannot even start the turn (R-MSG-2).
+    for stranger in (other, token_client(owner)):
+        taken = stranger.post(url(eu_ws, "turns/"), {"kind": "messaging", "channel": {
+            "platform": "telegram", "conversation": "c1"}}, format="json")
+        assert taken.status_code == 403 and taken.json()["code"] == "conversation_taken"
     us_ws = make_workspace(owner, name="Acme US", region="us")
     assert confirm(bot, us_ws, messaging_turn(bot, eu_ws), held["id"]).status_code == 404
     assert Note.objects.for_workspace(eu_ws).get().state == "held"
@@ -223,7 +228,7 @@ def test_R_MSG_1_confirm_works_for_24_hours(owner, eu_ws, bot):
     response = confirm(bot, eu_ws, messaging_turn(bot, eu_ws), held["id"])
     assert response.status_code == 409 and response.json()["code"] == "confirm_window_passed"
     # the person can still keep it in the web app or the API
-    kept = token_client(owner).post(url(eu_ws, f"memories/{held['id']}/keep/"))
+    kept = keep_seen(token_client(owner), eu_ws, held["id"])
     assert kept.status_code == 200 and kept.json()["state"] == "active"
 
 
@@ -273,7 +278,7 @@ def test_R_MSG_1_confirm_refuses_a_note_not_waiting_an_unknown_note_and_memory_o
 
 def test_R_MSG_1_the_person_can_keep_a_conversation_note_in_the_api(owner, eu_ws, bot):
     held = held_in(eu_ws, bot)
-    kept = token_client(owner).post(url(eu_ws, f"memories/{held['id']}/keep/"))
+    kept = keep_seen(token_client(owner), eu_ws, held["id"])
     assert kept.status_code == 200 and kept.json()["state"] == "active"
 
 

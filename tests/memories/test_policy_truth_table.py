@@ -112,6 +112,13 @@ def expected(c: Case) -> tuple[str, str | None, str | None]:
     if c.action == "undo":
         if agent and mode == "always":
             return "refuse", "undo_needs_person", None  # "The model's own undo and forget wait for you too"
+        # R-AGENT-3: "in a tainted turn it is held like a save" (and so in unwatched runs).
+        if c.kind == "routine":
+            return "hold", None, "routine_run"
+        if c.tainted:
+            return "hold", None, "tainted_turn"
+        if c.kind in ("subagent", "trigger"):
+            return "hold", None, "background_run"
         return "save", None, None
     if c.detector:
         return "refuse", c.detector[0], None

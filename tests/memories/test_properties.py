@@ -88,7 +88,7 @@ def test_R_TAINT_2_and_R_RBAC_1_hold_for_any_sequence(actions):
             elif action == "keep":
                 held = Note.objects.for_workspace(workspace).filter(state="held").first()
                 if held is not None:
-                    services.memory_keep(actor=actor, note_id=held.id)
+                    services.memory_keep(actor=actor, note_id=held.id, version=held.version)
             elif action == "delete":
                 note = Note.objects.for_workspace(workspace).first()
                 if note is not None:

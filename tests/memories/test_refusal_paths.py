@@ -16,7 +16,7 @@ import pytest
 
 from memories.models import ChangeSet, Note
 from tests.factories import ALL_DATABASES, make_table, token_client, url
-from tests.memories.helpers import person_save, start_turn, tool_save
+from tests.memories.helpers import keep_seen, person_save, start_turn, tool_save
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
@@ -94,7 +94,7 @@ def test_R_SAVE_3_keeping_a_held_note_checks_it_against_the_records_added_while_
     assert added.status_code == 201, added.json()
     changes_before = ChangeSet.objects.for_workspace(eu_ws).count()
 
-    kept = client.post(url(eu_ws, f"memories/{saved.json()['id']}/keep/"))
+    kept = keep_seen(client, eu_ws, saved.json()["id"])
     assert kept.status_code == 400 and kept.json()["code"] == "names_person", kept.json()
     assert "Zoe" not in kept.json()["detail"]  # a refusal never repeats the record
     assert notes_in(eu_ws).get(id=saved.json()["id"]).state == Note.State.HELD
@@ -103,7 +103,7 @@ def test_R_SAVE_3_keeping_a_held_note_checks_it_against_the_records_added_while_
     general = tool_save(client, eu_ws, turn["id"], key="people.shipped", value="Shipped figures are weekly.",
                         subject=subject(table))
     assert general.json()["state"] == "held", general.json()
-    assert client.post(url(eu_ws, f"memories/{general.json()['id']}/keep/")).status_code == 200
+    assert keep_seen(client, eu_ws, general.json()["id"]).status_code == 200
 
 
 def export_zip(records_by_layer: dict[str, list[dict]]) -> bytes:

@@ -121,7 +121,7 @@ def test_bots_cannot_bypass_turns_by_saving_through_the_notes_endpoint(owner, eu
 
     _, key = make_bot(eu_ws, owner)
     response = person_save(token_client(key), eu_ws, key="k", value="v")
-    assert response.status_code == 403 and response.json()["code"] == "bot_needs_turn"
+    assert response.status_code == 403 and response.json()["code"] == "person_required"
 
 
 def test_subject_table_must_be_in_this_workspace(owner, eu_ws, us_ws):

@@ -10,7 +10,7 @@ from django.utils import timezone
 from memories.models import Turn
 from memories.quoting import HEADER, parse_block
 from tests.factories import ALL_DATABASES, add_member, make_bot, make_table, make_user, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, person_save, start_turn, tool_save, tool_search
+from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
@@ -37,7 +37,7 @@ def test_done_when_bot_reads_table_saves_held_person_keeps_it_recalled_next_turn
     search = tool_search(bot, eu_ws, turn["id"], "churned customers status").json()
     assert search["notes"] == []
 
-    kept = person.post(url(eu_ws, f"memories/{held[0]['id']}/keep/"))
+    kept = keep_seen(person, eu_ws, held[0]["id"])
     assert kept.status_code == 200 and kept.json()["state"] == "active"
     next_turn = start_turn(bot, eu_ws, table=str(table.id))
     assert "customers.churn" in context_keys(next_turn)
@@ -80,10 +80,10 @@ def test_R_TAINT_4_keep_makes_active_and_discard_deletes(owner, eu_ws):
     client.post(url(eu_ws, f"turns/{turn['id']}/reads/"), {"source": "file", "ref": "notes.pdf"}, format="json")
     one = tool_save(client, eu_ws, turn["id"], key="a", value="first fact").json()
     two = tool_save(client, eu_ws, turn["id"], key="b", value="second fact").json()
-    assert client.post(url(eu_ws, f"memories/{one['id']}/keep/")).json()["state"] == "active"
+    assert keep_seen(client, eu_ws, one["id"]).json()["state"] == "active"
     assert client.delete(url(eu_ws, f"memories/{two['id']}/")).status_code == 204
     assert client.get(url(eu_ws, f"memories/{two['id']}/")).status_code == 404
-    again = client.post(url(eu_ws, f"memories/{one['id']}/keep/"))
+    again = keep_seen(client, eu_ws, one["id"])
     assert again.status_code == 409 and again.json()["code"] == "not_held"
 
 
@@ -103,7 +103,7 @@ def test_R_TAINT_4_a_bot_cannot_keep_its_own_held_note(owner, eu_ws):
     bot = token_client(key)
     turn = start_turn(bot, eu_ws, kind="routine")
     held = tool_save(bot, eu_ws, turn["id"], key="a", value="a fact").json()
-    response = bot.post(url(eu_ws, f"memories/{held['id']}/keep/"))
+    response = bot.post(url(eu_ws, f"memories/{held['id']}/keep/"), {"version": held["version"]}, format="json")
     assert response.status_code == 403
 
 
@@ -219,7 +219,7 @@ def test_R_RECALL_6_tool_schemas_tell_the_agent_what_not_to_save():
     from rest_framework.test import APIClient
 
     tools = APIClient().get("/api/v1/tools/").json()
-    assert [t["name"] for t in tools] == ["appenda.memory_save", "appenda.memory_search"]
+    assert [t["name"] for t in tools] == ["appenda.memory_save", "appenda.memory_search", "appenda.memory_undo"]
     save = tools[0]
     assert "secrets" in save["description"] and "instructions" in save["description"]
     assert "one person" in save["description"]
@@ -231,7 +231,7 @@ def test_R_MANAGE_3_edit_keep_and_delete_answer_with_an_undo_handle(owner, eu_ws
     turn = start_turn(client, eu_ws)
     client.post(url(eu_ws, f"turns/{turn['id']}/reads/"), {"source": "web", "ref": "x"}, format="json")
     held = tool_save(client, eu_ws, turn["id"], key="a", value="a fact").json()
-    kept = client.post(url(eu_ws, f"memories/{held['id']}/keep/")).json()
+    kept = keep_seen(client, eu_ws, held["id"]).json()
     edited = client.patch(url(eu_ws, f"memories/{held['id']}/"), {"value": "a better fact"}, format="json").json()
     deleted = client.delete(url(eu_ws, f"memories/{held['id']}/"))
     assert kept["undo"]["url"] != edited["undo"]["url"]

@@ -12,7 +12,7 @@ from freezegun import freeze_time
 
 from memories.models import ChangeSet, Note
 from tests.factories import ALL_DATABASES, add_member, make_bot, make_user, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, person_save, start_turn, tool_save, tool_search
+from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
@@ -219,7 +219,7 @@ def test_R_TAINT_4_held_notes_expire_at_read_time_with_no_command_run(owner, eu_
         assert search_keys(client, eu_ws, "blue charts") == set()
         assert "pref.color" not in context_keys(start_turn(client, eu_ws))
         held_id = notes(eu_ws).get().id
-        assert client.post(url(eu_ws, f"memories/{held_id}/keep/")).status_code == 404  # too late to keep
+        assert keep_seen(client, eu_ws, held_id).status_code == 404  # too late to keep
     assert notes(eu_ws).count() == 1  # still stored until expire_held clears it out
 
 
@@ -238,7 +238,7 @@ def test_R_TAINT_4_expire_held_deletes_expired_held_notes_in_every_region_each_a
     for workspace in (eu_ws, us_ws):
         held_save(client, workspace, key="waiting", value="a waiting fact")
     kept = held_save(client, eu_ws, key="kept", value="a kept fact")
-    client.post(url(eu_ws, f"memories/{kept['id']}/keep/"))
+    assert keep_seen(client, eu_ws, kept["id"]).status_code == 200
     with freeze_time(saved_at + timedelta(hours=20)):
         held_save(client, eu_ws, key="fresh", value="a fresh fact")
     with freeze_time(saved_at + timedelta(hours=25)):

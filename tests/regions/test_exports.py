@@ -153,12 +153,14 @@ def test_R_MANAGE_4_a_changed_file_fails_its_checksum(owner, eu_ws):
     assert not_a_zip.status_code == 400 and not_a_zip.json()["code"] == "invalid_import"
 
 
-def test_R_MANAGE_4_bots_export_but_cannot_import(owner, eu_ws):
+def test_R_AGENT_5_bots_neither_export_nor_import(owner, eu_ws):
     _, key = make_bot(eu_ws, owner)
     bot = token_client(key)
-    assert bot.get(url(eu_ws, "memories/export/")).status_code == 200
+    exported = bot.get(url(eu_ws, "memories/export/"))
+    assert exported.status_code == 403 and exported.json()["code"] == "person_required"
     refused = bot.post(url(eu_ws, "memories/import/"), data=zip_with({}), content_type="application/zip")
-    assert refused.status_code == 403
+    assert refused.status_code == 403 and refused.json()["code"] == "person_required"
+    assert not Export.objects.for_workspace(eu_ws).exists()
 
 
 def test_R_MANAGE_4_an_expired_export_is_refused_and_deleted_lazily(owner, eu_ws):

@@ -19,7 +19,7 @@ from django.db import connections
 
 from appenda.storage import store_for_region
 from tests.factories import ALL_DATABASES, make_workspace, token_client, url
-from tests.memories.helpers import person_save, start_turn, tool_save, tool_search
+from tests.memories.helpers import keep_seen, person_save, start_turn, tool_save, tool_search
 from tests.regions.helpers import export_via_api
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
@@ -47,7 +47,7 @@ def run_workload(client, workspace, word: str) -> None:
     assert read.status_code == 201, read.json()
     held = tool_save(client, workspace, tainted["id"], key=f"{low}.charts", value=f"{word} charts use blue bars.")
     assert held.status_code == 201 and held.json()["state"] == "held", held.json()
-    assert client.post(url(workspace, f"memories/{held.json()['id']}/keep/")).status_code == 200
+    assert keep_seen(client, workspace, held.json()["id"]).status_code == 200
 
     clean = start_turn(client, workspace, chat_id=f"{low}-chat-2")
     saved = tool_save(client, workspace, clean["id"], key=f"{low}.units", value=f"{word} reports use metric units.")

@@ -250,7 +250,8 @@ def test_R_TAINT_4_held_notes_show_why_they_wait_and_what_the_turn_read_then_kee
     assert "saved after reading table Customers" in page.text
     assert "Before saving it, the turn had read:" in page.text and "<li>table Customers</li>" in page.text
     assert re.search(r'>Waiting for you <span class="count">1<', page.text)
-    assert client.post(note_url(world, note, "keep")).status_code == 302
+    seen = re.search(r'name="version" value="([0-9a-f]+)"', page.text).group(1)  # what the Keep form sends
+    assert client.post(note_url(world, note, "keep"), {"version": seen}).status_code == 302
     assert Note.objects.for_workspace(world.ws).get(id=note.id).state == Note.State.ACTIVE
 
 

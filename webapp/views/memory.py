@@ -81,7 +81,7 @@ def memory_page(request, actor: Actor):
     return render(request, "webapp/memory/page.html", context)
 
 
-def _after_note_action(request, actor: Actor, message: str, change_set=None):
+def _after_note_action(request, actor: Actor, message: str, change_set=None, *, kind: str = "ok"):
     """The answer to a row action: the refreshed list for htmx, a redirect back otherwise."""
     undo = undo_handle(actor.workspace, change_set)
     if request.htmx:
@@ -90,7 +90,7 @@ def _after_note_action(request, actor: Actor, message: str, change_set=None):
         response = render(request, "webapp/memory/_list_response.html", _list_context(actor, params))
     else:
         response = redirect(back_url(request, _page_url(actor)))
-    return after_action(request, response, message, undo=undo)
+    return after_action(request, response, message, kind=kind, undo=undo)
 
 
 @require_POST
@@ -105,7 +105,14 @@ def note_pin(request, actor: Actor, note: str):
 @require_POST
 @workspace_page("memory:read")
 def note_keep(request, actor: Actor, note: str):
-    kept, change_set = services.memory_keep(actor=actor, note_id=note)
+    """Keeps the version of the note the page showed (R-TAINT-6). A note saved again since is not
+    kept: the person gets the list back, with its new text, and is asked to read it again."""
+    try:
+        kept, change_set = services.memory_keep(actor=actor, note_id=note, version=request.POST.get("version"))
+    except DomainError as error:
+        if error.code != "note_changed":
+            raise
+        return _after_note_action(request, actor, error.detail, kind="error")
     return _after_note_action(request, actor, f"Kept {kept.key}: agents can recall it from the next turn.",
                               change_set)
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from appenda.errors import DomainError
 from memories import recall, services, turns
 from memories.models import Note, Turn
-from memories.presenters import SHOW_HELD, SHOW_SAVED
+from memories.presenters import SHOW_HELD, SHOW_SAVED, held_reason_sentence
 from webapp.access import workspace_page
 from webapp.selectors import owned_bots, workspace_tables
 from workspaces.capabilities import Actor
@@ -117,7 +117,7 @@ def playground_save(request, actor: Actor):
         held = note.state == Note.State.HELD
         outcome.update(
             state=note.state, note=note, code=note.held_reason, stripped=result.stripped,
-            show=SHOW_HELD if held else SHOW_SAVED, detail=services.held_reason_sentence(note),
+            show=SHOW_HELD if held else SHOW_SAVED, detail=held_reason_sentence(note),
         )
     turn.refresh_from_db()
     shown = _turn_view(actor, turn, with_context=not request.htmx)
