@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run test bench browser clean
+.PHONY: install run test lint bench browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -31,7 +31,10 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests (needs root and apt)…"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-test: $(STAMP) browser
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+test: $(STAMP) browser lint
 	$(PY) manage.py prepare_search_model
 	$(PY) -m infra.testenv -- $(PY) -m pytest $(PYTEST_ARGS)
 

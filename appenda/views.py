@@ -12,7 +12,12 @@ from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidd
 from django.urls import Resolver404, resolve
 
 from appenda.api import fallback
-from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_region, region_unavailable_body
+from appenda.db.outage import (
+    RETRY_AFTER_SECONDS,
+    is_region_outage,
+    outage_region,
+    region_unavailable_body,
+)
 from appenda.storage import LINK_SALT, StorageUnavailable, store_for_region
 
 log = logging.getLogger("appenda.api")

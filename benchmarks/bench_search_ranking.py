@@ -212,7 +212,6 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import json
     import os
-    import random
     import sys
     import time
     from pathlib import Path
@@ -223,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(root))
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from memories.search import embedding as E
-    from memories.search.model_export import export_model
     from memories.search.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
+    from memories.search.model_export import export_model
 
     ap = argparse.ArgumentParser(description="note search ranking benchmark")
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent / "data")

@@ -608,7 +608,6 @@ CONCEPT = {
     "name": ["what name should I use for them?", "preferred name?"],
     "timezone": ["what's their timezone?", "which time zone are they in?"],
     "units": ["metric or imperial units?", "preferred units of measurement"],
-    "currency": ["which currency should I use for prices?", "currency preference?"],
     "editor": ["which editor do they use?", "code editor setup?"],
     "os": ["what operating system are they on?", "which OS?"],
     "shell": ["which shell do they use?", "default login shell?"],
@@ -789,7 +788,8 @@ def build(seed: int, n_users: int, notes_per_user: int = 50, queries_per_user: i
     for user in users:
         user_notes: list[dict] = []
 
-        def add(key: str, value: str, topic: str, facet: str, paraphrases: list[str], **extra):
+        def add(key: str, value: str, topic: str, facet: str, paraphrases: list[str],
+                user_notes=user_notes, user=user, **extra):
             nonlocal note_seq
             note_seq += 1
             user_notes.append(

@@ -8,7 +8,7 @@ import platform
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +64,7 @@ def main() -> int:
     only = set(sys.argv[1:])
     results = ROOT / "benchmarks" / "RESULTS.md"
     kept = _kept_sections(results)
-    when = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}"
+    when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}"
     sections = [
         "# Benchmark results",
         "",

@@ -23,9 +23,9 @@ import sys
 import tempfile
 import threading
 import time
+from typing import TextIO
 
 from infra.logs import tail
-from typing import TextIO
 
 HOST = "127.0.0.1"
 SUPERUSER = "postgres"
@@ -153,7 +153,7 @@ class ThrowawayPostgres:
         try:
             self._make_tmpdir()
             self._initdb()
-            for attempt in range(3):
+            for _attempt in range(3):
                 self._check_cancel()
                 self.port = free_port(self.host)
                 self._write_conf()
@@ -189,7 +189,7 @@ class ThrowawayPostgres:
         """Ask a concurrently running ``start()`` to give up (thread-safe)."""
         self._cancel.set()
 
-    def __enter__(self) -> "ThrowawayPostgres":
+    def __enter__(self) -> ThrowawayPostgres:
         self.start()
         return self
 

@@ -189,7 +189,7 @@ class ThrowawaySeaweed:
         """Ask a concurrently running ``start()`` to give up (thread-safe)."""
         self._cancel.set()
 
-    def __enter__(self) -> "ThrowawaySeaweed":
+    def __enter__(self) -> ThrowawaySeaweed:
         self.start()
         return self
 

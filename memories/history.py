@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -111,7 +111,7 @@ def _moment(name: str, raw: str) -> datetime:
             raise DomainError(f"{name} is a date or a date and time, like 2026-01-31 or 2026-01-31T09:00:00Z.",
                               code="invalid_filter") from None
     if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, dt_timezone.utc)
+        moment = timezone.make_aware(moment, UTC)
     return moment
 
 

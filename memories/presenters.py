@@ -89,7 +89,7 @@ def save_result_json(workspace, result: SaveResult) -> dict:
     }
 
 
-def agent_undo_json(workspace, result: "AgentUndo") -> dict:
+def agent_undo_json(workspace, result: AgentUndo) -> dict:
     """The answer to the model's own undo: ids and states, never a note's text."""
     body = {"state": result.state, "change": str(result.target.id), "action": result.target.action}
     if result.state == "held":

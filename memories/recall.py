@@ -14,9 +14,14 @@ from django.db.models import Q
 
 from appenda.errors import DomainError
 from memories.models import Layer, Note, Turn
-from memories.reasons import OFF_LEVEL_SENTENCES
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
-from memories.scopes import memory_off_level, person_settings_and_rules, turn_read_filter, turn_read_scopes
+from memories.reasons import OFF_LEVEL_SENTENCES
+from memories.scopes import (
+    memory_off_level,
+    person_settings_and_rules,
+    turn_read_filter,
+    turn_read_scopes,
+)
 from memories.search import hybrid, vectors
 from memories.search.candidates import TurnNotes
 from memories.selectors import live_notes

@@ -22,9 +22,9 @@ from appenda.errors import Conflict, DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
 from memories.audit import change_set_record, note_snapshot
 from memories.history import held_note_refresh
-from memories.models import NoteChange, ChangeSet, Layer, Note
-from memories.selectors import live_notes
+from memories.models import ChangeSet, Layer, Note, NoteChange
 from memories.scopes import bot_scope, owned_scopes, user_scope
+from memories.selectors import live_notes
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 

@@ -16,7 +16,15 @@ from rest_framework.test import APIClient
 
 from appenda.api.access import ENDPOINTS, PUBLIC
 from memories.models import ChangeSet, Note
-from tests.factories import ALL_DATABASES, add_member, make_bot, make_table, make_user, make_workspace, token_client
+from tests.factories import (
+    ALL_DATABASES,
+    add_member,
+    make_bot,
+    make_table,
+    make_user,
+    make_workspace,
+    token_client,
+)
 from tests.memories.helpers import person_save, start_turn, tool_save
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)

@@ -12,7 +12,15 @@ import pytest
 
 from memories.models import ChangeSet, Note, Turn
 from tables.models import Record, Table
-from tests.factories import ALL_DATABASES, add_member, make_bot, make_table, make_user, make_workspace, token_client
+from tests.factories import (
+    ALL_DATABASES,
+    add_member,
+    make_bot,
+    make_table,
+    make_user,
+    make_workspace,
+    token_client,
+)
 from tests.memories.helpers import person_save, start_turn
 from workspaces.models import Bot, Membership, Workspace
 

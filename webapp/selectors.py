@@ -17,10 +17,10 @@ from django.db.models import Count, Q
 from appenda.ids import parse_uuid
 from memories.instance_rules import rules_all
 from memories.models import Layer, Note
+from memories.presenters import held_reason_sentence
 from memories.recall import rank_queryset
 from memories.scopes import can_change_note
 from memories.selectors import member_notes_blind, memory_list_visible
-from memories.presenters import held_reason_sentence
 from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot, Membership
@@ -51,7 +51,7 @@ class ListFilters:
     subject: tuple[str, str] | None = None
 
     @classmethod
-    def from_request(cls, params) -> "ListFilters":
+    def from_request(cls, params) -> ListFilters:
         state = params.get("state", "")
         pinned = {"yes": True, "no": False}.get(params.get("pinned", ""))
         subject = None

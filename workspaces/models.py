@@ -22,7 +22,7 @@ class Instance(ControlModel):
     admins = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="administered_instances", blank=True)
 
     @classmethod
-    def current(cls) -> "Instance":
+    def current(cls) -> Instance:
         instance, _ = cls.objects.get_or_create(pk=1)
         return instance
 

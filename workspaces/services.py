@@ -14,7 +14,7 @@ from guardian.shortcuts import assign_perm, remove_perm
 
 from appenda.errors import Conflict, DomainError, Forbidden, NotFound
 from workspaces.capabilities import ROLE_ORDER, Actor
-from workspaces.models import Bot, Instance, Membership, Workspace
+from workspaces.models import Bot, Instance, Membership, MemorySettings, Workspace
 from workspaces.tokens import token_create
 
 User = get_user_model()
@@ -220,9 +220,8 @@ def bot_update(*, actor: Actor, bot: Bot, **fields) -> Bot:
     return bot
 
 
-def person_memory_settings_update(*, user, **fields) -> "MemorySettings":
+def person_memory_settings_update(*, user, **fields) -> MemorySettings:
     """A person's memory settings (R-MODE-1): a field left out stays as it is; a bad value is refused."""
-    from workspaces.models import MemorySettings
 
     if hasattr(user, "bot"):
         raise Forbidden("A bot has no memory settings of its own; its owner's apply.")

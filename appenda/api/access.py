@@ -21,8 +21,8 @@ row says.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from appenda.errors import DomainError, Forbidden, NotFound
 from workspaces.capabilities import Actor

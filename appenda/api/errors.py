@@ -15,7 +15,12 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_region, region_unavailable_body
+from appenda.db.outage import (
+    RETRY_AFTER_SECONDS,
+    is_region_outage,
+    outage_region,
+    region_unavailable_body,
+)
 from appenda.errors import DomainError
 
 log = logging.getLogger("appenda.api")

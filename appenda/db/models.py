@@ -26,7 +26,7 @@ class ControlModel(models.Model):
 
 
 class RegionQuerySet(models.QuerySet):
-    def for_workspace(self, workspace) -> "RegionQuerySet":
+    def for_workspace(self, workspace) -> RegionQuerySet:
         return self.using(workspace.db_alias).filter(workspace_id=workspace.id)
 
 

@@ -1,4 +1,5 @@
 import uuid
+
 from django.db import migrations, models
 
 

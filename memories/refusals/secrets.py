@@ -38,9 +38,8 @@ import binascii
 import math
 import re
 import string
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable
-from typing import Iterator
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
 from detect_secrets.plugins.aws import AWSKeyDetector
@@ -50,8 +49,10 @@ from detect_secrets.plugins.cloudant import CloudantDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
 from detect_secrets.plugins.github_token import GitHubTokenDetector
 from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
-from detect_secrets.plugins.high_entropy_strings import HexHighEntropyString
+from detect_secrets.plugins.high_entropy_strings import (
+    Base64HighEntropyString,
+    HexHighEntropyString,
+)
 from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
 from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
 from detect_secrets.plugins.jwt import JwtTokenDetector

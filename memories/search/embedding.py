@@ -19,8 +19,8 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 

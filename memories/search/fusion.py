@@ -34,8 +34,9 @@ is simply that signal's order.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Hashable, Mapping, TypeVar
+from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
 

@@ -28,9 +28,21 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from memories.search.embedding import (DIMS, Embedder, get_embedder, vector_from_bytes, vector_to_bytes,
-                                       vectors_from_bytes)
-from memories.search.fulltext import NoteTerms, index_text, read_stored_terms, stored_terms, text_terms
+from memories.search.embedding import (
+    DIMS,
+    Embedder,
+    get_embedder,
+    vector_from_bytes,
+    vector_to_bytes,
+    vectors_from_bytes,
+)
+from memories.search.fulltext import (
+    NoteTerms,
+    index_text,
+    read_stored_terms,
+    stored_terms,
+    text_terms,
+)
 
 logger = logging.getLogger(__name__)
 

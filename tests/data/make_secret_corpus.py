@@ -21,8 +21,8 @@ import random
 import string
 import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 SEED = 20240521
 SECRET_NOTES_PER_KIND = 14

@@ -185,7 +185,7 @@ def test_postgres_context_manager_stops_on_error():
         with ThrowawayPostgres() as pg:
             port, tmpdir = pg.port, pg.tmpdir
             assert port_is_open(port)
-            1 / 0
+            raise ZeroDivisionError("a test failing inside the with block")
     assert not port_is_open(port)
     assert not os.path.exists(tmpdir)
 
@@ -321,7 +321,7 @@ def test_testenv_starts_exports_and_cleans_up_on_sigterm(scratch_tmp):
 
 
 def _printed_version(stderr: str) -> str:
-    line = next(l for l in stderr.splitlines() if l.startswith("Database: PostgreSQL "))
+    line = next(text for text in stderr.splitlines() if text.startswith("Database: PostgreSQL "))
     version = line.split()[2]
     assert version[0].isdigit(), line
     return version

@@ -14,7 +14,14 @@ import pytest
 
 from memories.models import Note
 from tests.factories import ALL_DATABASES, add_member, make_bot, make_user, token_client, url
-from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
+from tests.memories.helpers import (
+    context_keys,
+    keep_seen,
+    person_save,
+    start_turn,
+    tool_save,
+    tool_search,
+)
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 

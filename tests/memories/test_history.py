@@ -14,8 +14,23 @@ from freezegun import freeze_time
 
 from memories.audit import note_snapshot
 from memories.models import ChangeSet, Note, NoteChange
-from tests.factories import ALL_DATABASES, add_member, make_bot, make_user, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
+from tests.factories import (
+    ALL_DATABASES,
+    add_member,
+    make_bot,
+    make_user,
+    make_workspace,
+    token_client,
+    url,
+)
+from tests.memories.helpers import (
+    context_keys,
+    keep_seen,
+    person_save,
+    start_turn,
+    tool_save,
+    tool_search,
+)
 from workspaces.models import MemorySettings
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import pytest
@@ -63,7 +63,7 @@ def expected_mode(c: Case) -> str:
     return _expected_mode(c.kind, c.person, c.bot, c.row, c.direct, c.paired)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _expected_mode(kind, person, bot, row, direct, paired) -> str:
     """Each sentence of "Which rule applies" gives a lower bound; the strictest bound wins."""
     c = Case(kind, "save", person, bot, row, direct, paired, "", True, (), False, None, None, 0)

@@ -7,12 +7,20 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from appenda.errors import DomainError
 from memories import recall, services, turns
 from memories.models import Note
-from tests.factories import ALL_DATABASES, add_member, make_bot, make_table, make_user, make_workspace
+from tests.factories import (
+    ALL_DATABASES,
+    add_member,
+    make_bot,
+    make_table,
+    make_user,
+    make_workspace,
+)
 from workspaces.capabilities import actor_for
 from workspaces.services import workspace_memory_switch
 

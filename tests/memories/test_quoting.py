@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memories.quoting import HEADER, encode_note, parse_block, render_block
 from tests.factories import ALL_DATABASES, token_client

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memories.models import ChangeSet, Note
-from tests.factories import ALL_DATABASES, add_member, make_table, token_client, url
+from tests.factories import ALL_DATABASES, add_member, make_table, token_client
 from tests.memories.helpers import person_save, start_turn, tool_save
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)

@@ -18,8 +18,8 @@ from memories import recall, services, turns
 from memories.models import Note
 from memories.search import hybrid, vectors
 from memories.search.embedding import is_exported
-from memories.search.model_export import export_model
 from memories.search.fulltext import NoteTerms, index_text, lexical_scores, note_terms
+from memories.search.model_export import export_model
 from tests.factories import (
     ALL_DATABASES,
     add_member,

@@ -9,8 +9,24 @@ from django.utils import timezone
 
 from memories.models import Turn
 from memories.quoting import HEADER, parse_block
-from tests.factories import ALL_DATABASES, add_member, make_bot, make_table, make_user, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
+from tests.factories import (
+    ALL_DATABASES,
+    add_member,
+    make_bot,
+    make_table,
+    make_user,
+    make_workspace,
+    token_client,
+    url,
+)
+from tests.memories.helpers import (
+    context_keys,
+    keep_seen,
+    person_save,
+    start_turn,
+    tool_save,
+    tool_search,
+)
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 

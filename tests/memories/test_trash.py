@@ -11,8 +11,23 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from memories.models import ChangeSet, Note
-from tests.factories import ALL_DATABASES, add_member, make_bot, make_user, make_workspace, token_client, url
-from tests.memories.helpers import context_keys, keep_seen, person_save, start_turn, tool_save, tool_search
+from tests.factories import (
+    ALL_DATABASES,
+    add_member,
+    make_bot,
+    make_user,
+    make_workspace,
+    token_client,
+    url,
+)
+from tests.memories.helpers import (
+    context_keys,
+    keep_seen,
+    person_save,
+    start_turn,
+    tool_save,
+    tool_search,
+)
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 

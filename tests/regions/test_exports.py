@@ -14,11 +14,16 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from appenda.storage import store_for_region
-from memories.export import SPOOL_MAX_MEMORY, write_export_zip
 from memories.models import ChangeSet, Export, Note
 from tests.factories import ALL_DATABASES, add_member, make_bot, make_table, token_client, url
 from tests.memories.helpers import person_save, start_turn, tool_save
-from tests.regions.helpers import download, export_via_api, layer_records, one_note_per_line, zip_with
+from tests.regions.helpers import (
+    download,
+    export_via_api,
+    layer_records,
+    one_note_per_line,
+    zip_with,
+)
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 

@@ -7,15 +7,20 @@ import shutil
 import uuid
 
 import pytest
+import sqlcipher3  # noqa: E402 - a dependency (sqlcipher3-binary): a missing one must fail, not skip
 from django.db import connections
 
-from appenda.db.local import local_alias, local_database_forget, local_database_settings, local_path, register_alias
+from appenda.db.local import (
+    local_alias,
+    local_database_forget,
+    local_database_settings,
+    local_path,
+    register_alias,
+)
 from memories.models import Note
 from tests.factories import ALL_DATABASES, make_table, token_client, url
 from tests.memories.helpers import context_keys, person_save, start_turn, tool_save, tool_search
 from workspaces.models import Workspace
-
-import sqlcipher3  # noqa: E402 - a dependency (sqlcipher3-binary): a missing one must fail, not skip
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 

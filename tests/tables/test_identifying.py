@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from memories.refusals.phrases import phrase_digest, word_tokens
 from tables import identifying
 from tables.models import IdentifyingColumn, IdentifyingPhrase, Record
-from tables.services import record_delete, records_add, records_import_csv
+from tables.services import record_delete, records_add
 from tests.factories import ALL_DATABASES, make_table, token_client, url
 from tests.memories.helpers import person_save
 from workspaces.capabilities import actor_for

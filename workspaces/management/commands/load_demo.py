@@ -38,7 +38,7 @@ class Command(BaseCommand):
         users = {email: user_create_or_update(email=email, password=DEMO_PASSWORD) for email in PEOPLE}
         root = user_create_or_update(email="root@demo.appenda.test", password=DEMO_PASSWORD, instance_admin=True)
         owner = users["owner@demo.appenda.test"]
-        for index, region in enumerate(settings.REGIONS[:2]):
+        for region in settings.REGIONS[:2]:
             slug = f"demo-{region}"
             workspace = Workspace.objects.filter(slug=slug).first() or workspace_create(
                 name=f"Demo ({region.upper()})", owner=owner, region=region, slug=slug)
