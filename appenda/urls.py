@@ -2,9 +2,10 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from drf_spectacular.views import SpectacularAPIView
 
 from appenda import views as appenda_views
+from appenda.api import docs as api_docs
 from memories import api as memory_api
 from memories import api_agents as agent_api
 from memories import api_exports as export_api
@@ -39,6 +40,7 @@ api_v1 = [
     path(ws + "turns/<str:turn>/undo/", history_api.TurnUndoView.as_view(), name="turn-undo"),
     path(ws + "memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
     path(ws + "memories/export/", export_api.MemoryExportView.as_view(), name="memory-export"),
+    path(ws + "memories/exports/", export_api.ExportListView.as_view(), name="memory-export-list"),
     path(ws + "memories/exports/<str:export>/", export_api.ExportDetailView.as_view(), name="memory-export-detail"),
     path(ws + "memories/import/", export_api.MemoryImportView.as_view(), name="memory-import"),
     # Fixed words before memories/<str:note>/, which would otherwise take them for a note id.
@@ -59,7 +61,8 @@ api_v1 = [
     path("me/memory-settings/", workspace_api.MyMemorySettingsView.as_view(), name="my-memory-settings"),
     path("tools/", memory_api.ToolListView.as_view(), name="tool-list"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", api_docs.SwaggerDocsView.as_view(), name="api-docs"),
+    path("redoc/", api_docs.redoc_view, name="api-redoc"),
 ]
 
 urlpatterns = [

@@ -1,18 +1,26 @@
-"""API of memory: turns and the two tools, notes, keeping held notes, blind delete, instance rules."""
+"""API of memory: turns and the three tools, notes, keeping held notes, blind delete, instance rules."""
 
 from __future__ import annotations
 
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from appenda.api.base import AppendaAPIView, WorkspaceAPIView
-from appenda.api.parsing import body, query_bool, query_int, required
-from appenda.errors import DomainError, Forbidden
+from appenda.api.contract import parse
+from appenda.api.pagination import PageQuery, paginated
+from appenda.api.schema import errors, page_of
+from appenda.errors import Forbidden
 from memories import agent_undo, instance_rules, recall, services, turns
+from memories import contract as c
 from memories.models import Layer, Note
 from memories.presenters import agent_undo_json, note_json, rule_json, save_result_json, undo_handle
-from memories.selectors import member_notes_blind, memory_get_visible, memory_list_visible
+from memories.selectors import member_notes_blind, memory_list_visible
 from memories.tools import tool_definitions
 from workspaces.capabilities import is_instance_admin
 from workspaces.services import membership_get
@@ -22,18 +30,13 @@ def _save_status(result) -> int:
     return status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
 
 
-def _save_fields(data: dict) -> dict:
-    pinned = data.get("pin", data.get("pinned", False))
-    return {"key": required(data, "key"), "value": required(data, "value"), "layer": data.get("layer") or None,
-            "subject": data.get("subject"), "pinned": pinned}
-
-
 class TurnStartView(WorkspaceAPIView):
+    @extend_schema(request=c.TurnStartIn, responses={201: c.TurnOut, **errors(400, 403, 404)})
     def post(self, request, ws):
-        data = body(request)
+        data = parse(c.TurnStartIn, request.data)
         turn = turns.turn_start(
-            actor=self.actor, kind=data.get("kind") or "chat", chat_id=data.get("chat_id"), bot_ref=data.get("bot"),
-            table_ref=data.get("table"), private=data.get("private", False), channel=data.get("channel"),
+            actor=self.actor, kind=data["kind"], chat_id=data.get("chat_id"), bot_ref=data.get("bot"),
+            table_ref=data.get("table"), private=data["private"], channel=data.get("channel"),
         )
         context = recall.turn_context(turn=turn, workspace=self.workspace)
         return Response({"id": str(turn.id), "kind": turn.kind, "private": turn.private,
@@ -42,38 +45,50 @@ class TurnStartView(WorkspaceAPIView):
 
 
 class TurnReadView(WorkspaceAPIView):
+    @extend_schema(request=c.TurnReadIn, responses={201: c.ReadOut, **errors(400, 404)})
     def post(self, request, ws, turn):
-        data = body(request)
-        read = turns.turn_record_read(actor=self.actor, turn_id=turn, source=required(data, "source"),
-                                      ref=required(data, "ref"))
+        data = parse(c.TurnReadIn, request.data)
+        read = turns.turn_record_read(actor=self.actor, turn_id=turn, source=data["source"], ref=data["ref"])
         return Response({"turn": turn, "tainted": True, "source": read.source, "ref": read.ref, "label": read.label,
                          "redacted": read.redacted, "stripped": list(read.stripped)}, status=status.HTTP_201_CREATED)
 
 
 class TurnMemorySaveView(WorkspaceAPIView):
+    """The ``memory_save`` tool: saved, held for a person, or refused with a code."""
+
+    @extend_schema(request=c.NoteSaveIn, responses={200: c.SaveResultOut, 201: c.SaveResultOut,
+                                                     **errors(400, 403, 404, 429)})
     def post(self, request, ws, turn):
-        result = services.memory_save(actor=self.actor, turn_id=turn, **_save_fields(body(request)))
+        fields = c.NoteSaveIn.service_fields(parse(c.NoteSaveIn, request.data))
+        result = services.memory_save(actor=self.actor, turn_id=turn, **fields)
         return Response(save_result_json(self.workspace, result), status=_save_status(result))
 
 
 class TurnMemorySearchView(WorkspaceAPIView):
+    """The ``memory_search`` tool: the notes this turn may read, best first, as quoted data."""
+
+    @extend_schema(request=c.SearchIn, responses={200: c.SearchOut, **errors(400, 403, 404)})
     def post(self, request, ws, turn):
-        data = body(request)
+        data = parse(c.SearchIn, request.data)
         return Response(recall.memory_search(
-            actor=self.actor, turn_id=turn, turn=self.objects["turn"], query=data.get("query"),
-            subject=data.get("subject"), layer=data.get("layer"), limit=data.get("limit", 10),
+            actor=self.actor, turn_id=turn, turn=self.objects["turn"], query=data["query"],
+            subject=data.get("subject"), layer=data.get("layer"), limit=data["limit"],
         ))
 
 
 class TurnMemoryUndoView(WorkspaceAPIView):
+    """The ``memory_undo`` tool: undo a change this agent's turns made (202 when it waits for a person)."""
+
+    @extend_schema(request=c.UndoIn, responses={200: c.AgentUndoOut, 202: c.AgentUndoOut,
+                                                 **errors(400, 403, 404, 409)})
     def post(self, request, ws, turn):
-        result = agent_undo.memory_undo(actor=self.actor, turn_id=turn, change_set_id=body(request).get("change"))
+        data = parse(c.UndoIn, request.data)
+        result = agent_undo.memory_undo(actor=self.actor, turn_id=turn, change_set_id=data["change"])
         return Response(agent_undo_json(self.workspace, result),
                         status=status.HTTP_202_ACCEPTED if result.state == "held" else status.HTTP_200_OK)
 
 
-def _subject_filter(request) -> tuple[str, str] | None:
-    raw = request.query_params.get("subject")
+def _subject_filter(raw: str | None) -> tuple[str, str] | None:
     if not raw:
         return None
     kind, _, ref = raw.partition(":")
@@ -82,53 +97,56 @@ def _subject_filter(request) -> tuple[str, str] | None:
     return kind, ref
 
 
-class MemoryListView(WorkspaceAPIView):
-    def get(self, request, ws):
-        layer = request.query_params.get("layer") or None
-        state = request.query_params.get("state") or None
-        if layer and layer not in Layer.values:
-            raise DomainError(f"Unknown layer {layer!r}; use one of {', '.join(Layer.values)}.", code="invalid_layer")
-        if state and state not in Note.State.values:
-            raise DomainError("state is active or held.", code="invalid_filter")
-        pinned = query_bool(request, "pinned")
-        limit = query_int(request, "limit", 500, 1, 1000)
-        offset = query_int(request, "offset", 0, 0, 10**9)
-        results = []
-        if layer in (None, Layer.INSTANCE) and state in (None, "active") and pinned in (None, True) \
-                and not request.query_params.get("subject"):
-            results = [rule_json(r) for r in instance_rules.rules_all()]
-        if layer != Layer.INSTANCE:
-            notes = memory_list_visible(actor=self.actor, layer=layer, state=state, subject=_subject_filter(request),
-                                        pinned=pinned)
-            query = request.query_params.get("q")
-            if query:
-                results = [note_json(n) for n in recall.rank_queryset(notes, query, limit, workspace=self.actor.workspace)]
-            else:
-                results += [note_json(n) for n in notes[offset: offset + limit]]
-        return Response(results)
+def _list_item_json(item) -> dict:
+    return note_json(item) if isinstance(item, Note) else rule_json(item)
 
+
+class MemoryListView(WorkspaceAPIView):
+    @extend_schema(
+        parameters=[c.NoteListQuery],
+        responses={200: page_of(c.NoteOut, "NotePage"),
+                   **errors(400, 403, 404)},
+    )
+    def get(self, request, ws):
+        query = parse(c.NoteListQuery, request.query_params)
+        layer, state, pinned = query.get("layer"), query.get("state"), query.get("pinned")
+        items: list = []
+        if layer in (None, Layer.INSTANCE) and state in (None, "active") and pinned in (None, True) \
+                and not query.get("subject"):
+            items = list(instance_rules.rules_all())
+        if layer != Layer.INSTANCE:
+            notes = memory_list_visible(actor=self.actor, layer=layer, state=state,
+                                        subject=_subject_filter(query.get("subject")), pinned=pinned)
+            if query.get("q"):
+                items = recall.rank_queryset(notes, query["q"], 50, workspace=self.actor.workspace)
+            else:
+                items += list(notes)
+        return paginated(request, self, items, _list_item_json)
+
+    @extend_schema(request=c.PersonNoteSaveIn, responses={200: c.SaveResultOut, 201: c.SaveResultOut,
+                                                           **errors(400, 403, 404)})
     def post(self, request, ws):
-        data = body(request)
-        result = services.memory_save(actor=self.actor, bot_ref=data.get("bot"), **_save_fields(data))
+        data = parse(c.PersonNoteSaveIn, request.data)
+        result = services.memory_save(actor=self.actor, bot_ref=data.get("bot"), **c.NoteSaveIn.service_fields(data))
         return Response(save_result_json(self.workspace, result), status=_save_status(result))
 
 
 class MemoryDetailView(WorkspaceAPIView):
+    @extend_schema(responses={200: c.NoteOut, **errors(404)})
     def get(self, request, ws, note):
-        found = memory_get_visible(actor=self.actor, note_id=note)
+        found = self.objects["note"]
         # The version a keep names (R-TAINT-6), as the standard header for If-Match.
         return Response(note_json(found), headers={"ETag": f'"{found.version}"'})
 
+    @extend_schema(request=c.NotePatchIn, responses={200: c.NoteChangedOut, **errors(400, 403, 404)})
     def patch(self, request, ws, note):
-        data = body(request)
-        unknown = set(data) - {"value", "pinned"}
-        if unknown:
-            raise DomainError(f"Only value and pinned can change; got {', '.join(sorted(unknown))}.",
-                              code="invalid_field")
+        data = parse(c.NotePatchIn, request.data)
         updated, change_set = services.memory_update(actor=self.actor, note_id=note, value=data.get("value"),
                                                      pinned=data.get("pinned"))
         return Response({**note_json(updated), "undo": undo_handle(self.workspace, change_set)})
 
+    @extend_schema(responses={204: OpenApiResponse(description="Deleted; the header Appenda-Undo has the undo URL."),
+                              **errors(403, 404)})
     def delete(self, request, ws, note):
         change_set = services.memory_delete(actor=self.actor, note_id=note)
         # 204 has no body: the undo handle travels in a header.
@@ -140,8 +158,12 @@ class MemoryKeepView(WorkspaceAPIView):
     """Keeps the version of a held note the person saw (R-TAINT-6): from ``If-Match`` (the ETag of
     GET …/memories/{id}/, quoted or not) or ``{"version"}`` in the body. The service checks it."""
 
+    @extend_schema(request=c.KeepIn, responses={200: c.NoteChangedOut, **errors(400, 403, 404, 409, 428)},
+                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False,
+                                                description="The note's ETag, instead of version in the body.")])
     def post(self, request, ws, note):
-        kept, change_set = services.memory_keep(actor=self.actor, note_id=note, version=self._version_seen(request))
+        version = self._version_seen(request)
+        kept, change_set = services.memory_keep(actor=self.actor, note_id=note, version=version)
         return Response({**note_json(kept), "undo": undo_handle(self.workspace, change_set)})
 
     @staticmethod
@@ -151,7 +173,7 @@ class MemoryKeepView(WorkspaceAPIView):
         tags = [t for t in tags if t]
         if tags:
             return tags[0] if len(tags) == 1 else tags
-        return body(request).get("version")
+        return parse(c.KeepIn, request.data).get("version")
 
 
 class MemberMemoriesBlindView(WorkspaceAPIView):
@@ -162,6 +184,7 @@ class MemberMemoriesBlindView(WorkspaceAPIView):
             raise Forbidden("Only workspace admins and owners (or instance admins) can manage a member's notes.")
         return membership_get(actor=self.actor, user_ref=user)
 
+    @extend_schema(responses={200: c.BlindListOut, **errors(403, 404)})
     def get(self, request, ws, user):
         membership = self._target(user)
         notes = member_notes_blind(actor=self.actor, user_id=membership.user_id).only(
@@ -170,6 +193,7 @@ class MemberMemoriesBlindView(WorkspaceAPIView):
                   "updated_at": n.updated_at.isoformat(), "in_trash": n.trashed_at is not None} for n in notes]
         return Response({"user": membership.user_id, "count": len(items), "notes": items})
 
+    @extend_schema(responses={200: c.BlindDeleteOut, **errors(403, 404)})
     def delete(self, request, ws, user):
         membership = self._target(user)
         change_set = services.member_notes_blind_delete(actor=self.actor, user_id=membership.user_id)
@@ -178,40 +202,53 @@ class MemberMemoriesBlindView(WorkspaceAPIView):
 
 
 class InstanceRuleListView(AppendaAPIView):
+    @extend_schema(parameters=[PageQuery], responses={200: page_of(c.NoteOut, "RulePage"), **errors(400)})
     def get(self, request):
-        return Response([rule_json(r) for r in instance_rules.rules_all()])
+        parse(PageQuery, request.query_params)
+        return paginated(request, self, instance_rules.rules_all(), rule_json)
 
+    @extend_schema(request=c.RuleIn, responses={200: c.NoteOut, 201: c.NoteOut, **errors(400, 403, 409)})
     def post(self, request):
-        data = body(request)
-        rule, created = instance_rules.rule_save(user=request.user, key=required(data, "key"),
-                                                 value=required(data, "value"))
+        data = parse(c.RuleIn, request.data)
+        rule, created = instance_rules.rule_save(user=request.user, key=data["key"], value=data["value"])
         return Response(rule_json(rule), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class InstanceRuleDetailView(AppendaAPIView):
+    @extend_schema(responses={200: c.NoteOut, **errors(404)})
     def get(self, request, rule):
-        return Response(rule_json(instance_rules.rule_get(rule)))
+        return Response(rule_json(self.objects["rule"]))
 
+    @extend_schema(request=c.RulePatchIn, responses={200: c.NoteOut, **errors(400, 403, 404, 409)})
     def patch(self, request, rule):
-        data = body(request)
+        data = parse(c.RulePatchIn, request.data)
         return Response(rule_json(instance_rules.rule_update(user=request.user, rule_id=rule, key=data.get("key"),
                                                              value=data.get("value"))))
 
-    put = patch
+    @extend_schema(request=c.RuleIn, responses={200: c.NoteOut, **errors(400, 403, 404, 409)})
+    def put(self, request, rule):
+        data = parse(c.RuleIn, request.data)
+        return Response(rule_json(instance_rules.rule_update(user=request.user, rule_id=rule, key=data["key"],
+                                                             value=data["value"])))
 
+    @extend_schema(responses={204: None, **errors(403, 404)})
     def delete(self, request, rule):
         instance_rules.rule_delete(user=request.user, rule_id=rule)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ToolListView(AppendaAPIView):
+    """The tools' definitions, for agent frameworks (a document, not a page of resources)."""
+
     permission_classes = [AllowAny]
 
+    @extend_schema(responses={200: c.ToolOut(many=True)}, auth=[])
     def get(self, request):
         return Response(tool_definitions())
 
 
 class MeView(AppendaAPIView):
+    @extend_schema(responses={200: c.MeOut, **errors()})
     def get(self, request):
         return Response({"id": request.user.pk, "email": request.user.email,
                          "instance_admin": is_instance_admin(request.user)})

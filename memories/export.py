@@ -16,6 +16,12 @@ row is recorded; when the row cannot be written the object is deleted again. An 
 without a row (the database died in between) is removed by ``purge_exports``. Exports expire
 after ``APPENDA["EXPORT_TTL"]``: ``purge_exports`` deletes them, and asking for an expired one
 deletes it on the spot and answers 410.
+
+An export is a job (``POST …/memories/export/`` creates one, ``GET …/memories/exports/{id}/``
+fetches it): its ``state`` is ``building``, then ``ready`` or ``failed``. Today the zip is built in
+the request that asks for it and the row is written once the zip is stored, so every row is
+``ready``; a build that fails answers ``export_failed`` and leaves nothing behind. A background
+build would add a ``state`` column and answer ``building`` first; the API's shape already fits.
 """
 
 from __future__ import annotations
@@ -34,10 +40,12 @@ from typing import BinaryIO
 
 from django.conf import settings
 from django.core import signing
+from django.db import DatabaseError
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from appenda.db.outage import is_region_outage
 from appenda.errors import DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
 from appenda.storage import LINK_SALT, LocalObjectStore, store_for_region, store_name_for_workspace
@@ -54,11 +62,26 @@ SPOOL_MAX_MEMORY = 8 * 1024 * 1024  # bytes kept in memory before a spool moves 
 NOTES_PER_QUERY = 500
 COPY_CHUNK = 1024 * 1024
 LINK_TTL = timedelta(minutes=15)  # a download link lives this long (or until the export expires)
+EXPORT_BUILDING, EXPORT_READY, EXPORT_FAILED = "building", "ready", "failed"
+EXPORT_STATES = (EXPORT_BUILDING, EXPORT_READY, EXPORT_FAILED)
 
 
 class ExportExpired(DomainError):
     status = 410
     code = "export_expired"
+
+
+class ExportFailed(DomainError):
+    """The zip could not be built or stored, for a reason other than an unreachable region (that is
+    ``region_unavailable``); nothing was kept, and trying again may work."""
+
+    status = 503
+    code = "export_failed"
+
+
+def export_state(export: Export) -> str:
+    """Where an export is: a row is written only once its zip is stored, so ``ready``."""
+    return EXPORT_READY
 
 
 @dataclass
@@ -187,10 +210,18 @@ def memory_export_create(*, actor: Actor) -> Export:
     notes = memory_list_visible(actor=actor)
     rules = [rule_json(rule) for rule in instance_rules.rules_all()]
     store = store_for_region(store_name_for_workspace(workspace))
-    with SpooledTemporaryFile(max_size=SPOOL_MAX_MEMORY) as spool:
-        summary = write_export_zip(workspace=workspace, notes=notes, rules=rules, out=spool)
-        sha256, size = _file_digest(spool)
-        store.put(key, spool, content_type="application/zip")
+    try:
+        with SpooledTemporaryFile(max_size=SPOOL_MAX_MEMORY) as spool:
+            summary = write_export_zip(workspace=workspace, notes=notes, rules=rules, out=spool)
+            sha256, size = _file_digest(spool)
+            store.put(key, spool, content_type="application/zip")
+    except Exception as exc:
+        if isinstance(exc, (DomainError, DatabaseError)) or is_region_outage(exc):
+            raise  # region_unavailable (503) and the database's own answers keep their codes
+        log.exception("Export %s of workspace %s failed; nothing was kept.", export_id, workspace.id)
+        _delete_object_quietly(store, key)
+        raise ExportFailed("Building the export failed and nothing was kept; try again in a minute.",
+                           id=str(export_id), state=EXPORT_FAILED) from exc
     export = Export(
         id=export_id, workspace_id=workspace.id, object_key=key, created_by_user_id=actor.person_id,
         created_by_bot_id=actor.bot.id if actor.bot else None, size=size, sha256=sha256,
@@ -232,6 +263,14 @@ def _delete_export(workspace, export: Export) -> None:
     """Deletes the object first, then the row: a row never outlives its object."""
     store_for_region(store_name_for_workspace(workspace)).delete(export.object_key)
     Export.objects.using(workspace.db_alias).filter(pk=export.pk).delete()
+
+
+def exports_of_caller(*, actor: Actor) -> QuerySet:
+    """The caller's own exports that have not expired, newest first."""
+    return Export.objects.for_workspace(actor.workspace).filter(
+        created_by_user_id=actor.person_id, created_by_bot_id=actor.bot.id if actor.bot else None,
+        expires_at__gt=timezone.now(),
+    ).order_by("-created_at", "-id")
 
 
 def export_visible(*, actor: Actor, export_id) -> Export:

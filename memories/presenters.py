@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import TYPE_CHECKING
 
 from memories.models import ChangeSet, Note
@@ -48,6 +50,9 @@ def note_json(note: Note) -> dict:
 
 
 def rule_json(rule) -> dict:
+    """An instance rule, shaped like every note (layer ``instance``, active and pinned), so a
+    list of notes has one shape."""
+    updated = rule.updated_at.isoformat()
     return {
         "id": str(rule.id),
         "key": rule.key,
@@ -57,8 +62,18 @@ def rule_json(rule) -> dict:
         "pinned": True,
         "subject": None,
         "held_reason": None,
+        "held_because": None,
+        "held_sources": [],
+        "held_until": None,
+        "bot": None,
+        "owner": None,
+        "origin": "instance",
+        "saved_by": {"user": rule.created_by_id, "bot": None},
+        "turn": None,
+        "size": len(rule.key.encode()) + len(rule.value.encode()),
+        "version": hashlib.sha256(json.dumps([rule.key, rule.value, updated]).encode()).hexdigest()[:16],
         "created_at": rule.created_at.isoformat(),
-        "updated_at": rule.updated_at.isoformat(),
+        "updated_at": updated,
     }
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from appenda.errors import DomainError
+from memories.limits import SEARCH_LIMIT_MAX
 from memories.models import Layer, Note, Turn
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
 from memories.reasons import OFF_LEVEL_SENTENCES
@@ -33,7 +34,6 @@ SECTION_MAX_LINES = 40
 SECTION_MAX_BYTES = 2 * 1024
 # Kept in this order; what comes later is what is left out first.
 SECTIONS = ("instance", "mine", "workspace", "bot", "table")
-SEARCH_MAX_LIMIT = 50
 
 
 @dataclass(frozen=True)
@@ -165,8 +165,8 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
     """``turn``: the caller's turn of ``turn_id``, when the view has already looked it up."""
     if not isinstance(query, str) or not query.strip():
         raise DomainError("Say what to look for in query.", code="invalid_query")
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= SEARCH_MAX_LIMIT:
-        raise DomainError(f"limit is a whole number from 1 to {SEARCH_MAX_LIMIT}.", code="invalid_limit")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= SEARCH_LIMIT_MAX:
+        raise DomainError(f"limit is a whole number from 1 to {SEARCH_LIMIT_MAX}.", code="invalid_limit")
     if layer not in (None, "") and layer not in Layer.values:
         raise DomainError(f"Unknown layer {layer!r}; use one of {', '.join(Layer.values)}.", code="invalid_layer")
     if subject and (not isinstance(subject, dict) or not subject.get("kind") or not subject.get("id")):

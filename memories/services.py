@@ -19,6 +19,7 @@ from appenda.errors import DomainError, Forbidden
 from appenda.ids import parse_uuid
 from memories import instance_rules
 from memories.audit import change_set_record, note_snapshot
+from memories.limits import SUBJECT_ID_MAX, SUBJECT_ID_PATTERN, SUBJECT_ID_SENTENCE, SUBJECT_KINDS
 from memories.models import ChangeSet, Layer, Note, Turn
 from memories.policy import Decision, SaveSituation, decide
 from memories.reasons import hold_sentence, refusal_status
@@ -37,12 +38,11 @@ from memories.scopes import (
 from memories.search.vectors import note_index_fields_soon, note_index_set
 from memories.selectors import member_notes_blind, memory_get_visible
 from memories.turns import turn_bot, turn_for_actor, turn_sources
-from memories.validation import SUBJECT_ID_MAX, SUBJECT_ID_PATTERN, clean_note
+from memories.validation import clean_note
 from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 
-SUBJECT_KINDS = ("table", "integration", "workflow", "skill")
 
 @dataclass
 class SaveResult:
@@ -85,9 +85,7 @@ def _subject(workspace, subject) -> tuple[str, str, Table | None] | None:
     if not isinstance(ref, str) or not SUBJECT_ID_PATTERN.fullmatch(ref):
         length = f" (it has {len(ref)} characters)" if isinstance(ref, str) and len(ref) > SUBJECT_ID_MAX else ""
         raise DomainError(
-            f"A subject id of an integration, workflow or skill is 1 to {SUBJECT_ID_MAX} letters, digits, '.', '_', "
-            f"':', '/', '@' or '-', starting with a letter or digit (like salesforce, wf-123 or skills/summarize)"
-            f"{length}.",
+            f"{SUBJECT_ID_SENTENCE}{length}.",
             code="invalid_subject",
         )
     return kind, ref, None

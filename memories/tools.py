@@ -7,12 +7,15 @@ a good answer is; notes come back as quoted data, not instructions.
 
 from __future__ import annotations
 
+from memories import limits
+
 SUBJECT_SCHEMA = {
     "type": "object",
     "description": "What the note is about: a table, an integration, a workflow or a skill of this workspace.",
     "properties": {
-        "kind": {"type": "string", "enum": ["table", "integration", "workflow", "skill"]},
-        "id": {"type": "string"},
+        "kind": {"type": "string", "enum": list(limits.SUBJECT_KINDS)},
+        "id": {"type": "string", "minLength": 1, "maxLength": limits.SUBJECT_ID_MAX,
+               "description": "The table's id, or the integration's, workflow's or skill's slug or id."},
     },
     "required": ["kind", "id"],
     "additionalProperties": False,
@@ -30,10 +33,11 @@ MEMORY_SAVE = {
     "input_schema": {
         "type": "object",
         "properties": {
-            "key": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$",
+            "key": {"type": "string", "pattern": limits.KEY_REGEX, "minLength": 1, "maxLength": limits.KEY_MAX_CHARS,
                     "description": "A short slug naming the fact, like pref.tone or orders.amount."},
-            "value": {"type": "string", "description": "The fact, in one or two short sentences."},
-            "layer": {"type": "string", "enum": ["mine", "workspace", "bot", "conversation"],
+            "value": {"type": "string", "minLength": 1, "maxLength": limits.VALUE_MAX_CHARS,
+                      "description": "The fact, in one or two short sentences."},
+            "layer": {"type": "string", "enum": list(limits.AGENT_SAVE_LAYERS),
                       "description": "Leave out: the host chooses the layer allowed for this chat."},
             "subject": SUBJECT_SCHEMA,
             "pin": {"type": "boolean", "description": "Pin it so every chat starts with it."},
@@ -52,10 +56,12 @@ MEMORY_SEARCH = {
     "input_schema": {
         "type": "object",
         "properties": {
-            "query": {"type": "string", "description": "What you want to know, in your own words."},
+            "query": {"type": "string", "minLength": 1, "maxLength": limits.QUERY_MAX_CHARS,
+                      "description": "What you want to know, in your own words."},
             "subject": SUBJECT_SCHEMA,
-            "layer": {"type": "string", "enum": ["mine", "workspace", "bot", "instance", "conversation"]},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+            "layer": {"type": "string", "enum": list(limits.LAYERS)},
+            "limit": {"type": "integer", "minimum": 1, "maximum": limits.SEARCH_LIMIT_MAX,
+                      "default": limits.SEARCH_LIMIT_DEFAULT},
         },
         "required": ["query"],
         "additionalProperties": False,

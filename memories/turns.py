@@ -14,6 +14,7 @@ from appenda.db.fast import select_one
 from appenda.errors import DomainError, NotFound
 from appenda.ids import parse_uuid
 from memories.conversations import conversation_register
+from memories.limits import CHAT_KINDS, READ_REF_MAX
 from memories.models import PrivateChat, Turn, TurnRead
 from memories.refusals.gate import inspect_text, redact_secrets
 from memories.validation import clean_text, readable_text
@@ -21,8 +22,6 @@ from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
 
-CHAT_KINDS = ("direct", "group", "channel", "thread")
-READ_REF_MAX = 500
 # A read ref is scanned for secrets before it is cut to READ_REF_MAX, so that the cut does not
 # leave a secret's head in place; this bounds the scan of an absurdly long ref.
 READ_REF_SCAN_MAX = 4096

@@ -16,15 +16,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from django.conf import settings
-
 from appenda.errors import DomainError
+from memories.limits import KEY_PATTERN, NOTE_MAX_BYTES
 
-KEY_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
-# The id of an integration, workflow or skill a note is about: a slug or an id, never prose
-# (tool schemas share these; match with fullmatch, as "$" also matches before a final newline).
-SUBJECT_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$")
-SUBJECT_ID_MAX = 128
+# The key's form and the subject id's form are stated once in memories.limits (match with
+# fullmatch, as "$" also matches before a final newline).
 
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad\u034f")
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -111,7 +107,7 @@ def clean_note(key, value) -> CleanNote:
     value = _strip_invisible(value, stripped, line_separator="\n").strip()
     _refuse_controls(key, "key")
     _refuse_controls(value, "value")
-    if not KEY_PATTERN.match(key):
+    if not KEY_PATTERN.fullmatch(key):
         raise DomainError(
             "A key is a short slug: 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or "
             f"digit (like pref.tone); got {key[:70]!r}.",
@@ -120,7 +116,7 @@ def clean_note(key, value) -> CleanNote:
     if not value:
         raise DomainError("The note is empty; say in a short sentence what to remember.", code="empty_note")
     size = len(key.encode()) + len(value.encode())
-    limit = settings.APPENDA["NOTE_MAX_BYTES"]
+    limit = NOTE_MAX_BYTES
     if size > limit:
         raise DomainError(
             f"Key and value together are {size} bytes; a note holds at most {limit}. Save a shorter fact.",

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
+from collections.abc import Iterable
 from datetime import date
 
 from django.db import IntegrityError, transaction
@@ -17,9 +19,23 @@ from tables.models import Column, Record, Table
 from workspaces.capabilities import Actor
 
 MAX_RECORDS_PER_REQUEST = 10_000
+MAX_VALUE_CHARS = 10_000  # a text value of a record (the API's contract refuses longer ones first)
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _PHONE = re.compile(r"^\+?[0-9 ().-]{5,30}$")
 _URL = re.compile(r"^https?://\S+$")
+# Text PostgreSQL cannot store (a NUL byte; an unpaired surrogate is not UTF-8): a 500 there.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _storable_name(model, value: str, what: str) -> str:
+    """A name that fits its column, or a 400 (PostgreSQL refuses a longer one as a 500)."""
+    if _UNSTORABLE.search(value):
+        raise DomainError(f"{what} contains a NUL byte or an unpaired surrogate; send plain text.",
+                          code="invalid_text")
+    max_length = model._meta.get_field("name").max_length
+    if len(value) > max_length:
+        raise DomainError(f"{what} is at most {max_length} characters; got {len(value):,}.", code="too_long")
+    return value
 
 
 def _check_value(column: Column, value, where: str):
@@ -38,16 +54,23 @@ def _check_value(column: Column, value, where: str):
     if kind == "number":
         if isinstance(value, bool):
             raise wrong("a number")
-        if isinstance(value, (int, float)):
+        if isinstance(value, int):
             return value
         try:
-            number = float(str(value).strip())
+            number = value if isinstance(value, float) else float(str(value).strip())
         except ValueError:
             raise wrong("a number") from None
+        if not math.isfinite(number):  # NaN and infinities are not JSON: PostgreSQL refuses them
+            raise wrong("a finite number")
         return int(number) if number.is_integer() and "." not in str(value) else number
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise wrong("text")
     text = str(value).strip()
+    if _UNSTORABLE.search(text):
+        raise DomainError(
+            f"{where}, column {column.name!r} contains a NUL byte or an unpaired surrogate; send plain text.",
+            code="invalid_text", column=column.name,
+        )
     if kind == "date":
         try:
             return date.fromisoformat(text).isoformat()
@@ -59,23 +82,25 @@ def _check_value(column: Column, value, where: str):
         raise wrong("a phone number")
     if kind == "url" and not _URL.match(text):
         raise wrong("an http(s) address")
-    if len(text) > 10_000:
-        raise wrong("at most 10,000 characters")
+    if len(text) > MAX_VALUE_CHARS:
+        raise wrong(f"at most {MAX_VALUE_CHARS:,} characters")
     return text
 
 
 def table_create(*, actor: Actor, name: str, columns: list[dict]) -> Table:
     if not actor.can("tables:write"):
         raise Forbidden("Your role does not allow creating tables; editors and above can.")
-    name = (name or "").strip()
-    if not name or len(name) > 100:
-        raise DomainError("Give the table a name of 1 to 100 characters.", code="invalid_name")
+    name = (name if isinstance(name, str) else "").strip()
+    if not name:
+        raise DomainError("Give the table a name.", code="invalid_name")
+    _storable_name(Table, name, "A table's name")
     if not isinstance(columns, list) or not columns:
         raise DomainError("A table needs at least one column: [{\"name\": ..., \"kind\": ...}].", code="invalid_columns")
     seen = set()
     for column in columns:
-        if not isinstance(column, dict) or not str(column.get("name", "")).strip():
+        if not isinstance(column, dict) or not isinstance(column.get("name"), str) or not column["name"].strip():
             raise DomainError("Each column needs a name and a kind.", code="invalid_columns")
+        _storable_name(Column, column["name"].strip(), f"Column name {column['name'][:40]!r}")
         if column.get("kind") not in Column.Kind.values:
             raise DomainError(
                 f"Column {column.get('name')!r} has unknown kind {column.get('kind')!r}; "
@@ -149,8 +174,20 @@ def records_add(*, actor: Actor, table: Table, rows: list[dict]) -> list[Record]
     return records
 
 
-def records_import_csv(*, actor: Actor, table: Table, text: str) -> list[Record]:
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+def records_import_csv(*, actor: Actor, table: Table, text: str | Iterable[str]) -> list[Record]:
+    """Imports a CSV whose first line names columns: all its rows, or none.
+
+    ``text`` is the whole CSV or its lines as they arrive (``tables.upload.CSVLines``): rows
+    are parsed one by one, and the row after the limit stops the import without reading on.
+    """
+    lines = io.StringIO(text.lstrip("\ufeff")) if isinstance(text, str) else text
+    try:
+        return _records_import_csv(actor=actor, table=table, reader=csv.reader(lines))
+    except csv.Error as error:  # a field past the csv module's limit, a stray quote …
+        raise DomainError(f"The CSV cannot be read: {error}.", code="invalid_csv") from None
+
+
+def _records_import_csv(*, actor: Actor, table: Table, reader) -> list[Record]:
     try:
         header = next(reader)
     except StopIteration:
@@ -164,12 +201,22 @@ def records_import_csv(*, actor: Actor, table: Table, text: str) -> list[Record]
             code="invalid_csv_header",
         )
     rows = []
-    for line_number, cells in enumerate(reader, start=2):
+    for cells in reader:
+        line_number = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(header):
             raise DomainError(
                 f"CSV line {line_number} has {len(cells)} cells; the header has {len(header)}.", code="invalid_csv"
+            )
+        for name, cell in zip(header, cells):
+            if _UNSTORABLE.search(cell):
+                raise DomainError(f"CSV line {line_number}, column {name!r} contains a NUL byte; send plain text.",
+                                  code="invalid_text", line=line_number, column=name)
+        if len(rows) == MAX_RECORDS_PER_REQUEST:
+            raise DomainError(
+                f"At most {MAX_RECORDS_PER_REQUEST:,} records per import; the CSV has more. Import it in parts.",
+                code="too_many_records",
             )
         rows.append(dict(zip(header, cells)))
     return records_add(actor=actor, table=table, rows=rows)

@@ -85,7 +85,7 @@ def _world() -> dict:
                       format="json")
     held = tool_save(owner_client, ws, turn["id"], key="held.fact", value=HELD_TEXT, layer="workspace").json()
     assert held["state"] == "held"
-    export = owner_client.get(f"/api/v1/workspaces/{ws.id}/memories/export/").json()
+    export = owner_client.post(f"/api/v1/workspaces/{ws.id}/memories/export/").json()
     from tables.models import Record
 
     return {

@@ -81,7 +81,8 @@ def _endpoints(w: dict) -> list[tuple[str, str, dict | None]]:
         ("delete", ws + f"memories/{w['note']}/", None),
         ("post", ws + f"memories/{w['note']}/keep/", None),
         ("get", ws + f"memories/{w['note']}/history/", None),
-        ("get", ws + "memories/export/", None),
+        ("post", ws + "memories/export/", None),
+        ("get", ws + "memories/exports/", None),
         ("post", ws + "memories/forget/", {"confirm": True}),
         ("get", ws + "memories/trash/", None),
         ("post", ws + "memories/trash/restore/", None),
@@ -182,7 +183,7 @@ def test_R_RBAC_1_own_workspace_matrix(index, role):
             payload = {"name": f"T-{role}", "columns": [{"name": "a", "kind": "text"}]}
         elif template == "memories/":
             payload = {"key": f"k.{role}", "value": "team fact", "layer": "workspace"}
-        else:
-            payload = BODIES.get(template)
+        else:  # a GET sends no body (its query takes only limit and offset)
+            payload = BODIES.get(template) if method != "get" else None
         response = getattr(client, method)(path, payload, format="json")
         assert response.status_code == expected[index], (role, method, template, response.content[:200])

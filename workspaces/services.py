@@ -6,6 +6,8 @@ with a code and a sentence when the request cannot be done. Nothing is half-writ
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -13,17 +15,36 @@ from django.utils.text import slugify
 from guardian.shortcuts import assign_perm, remove_perm
 
 from appenda.errors import Conflict, DomainError, Forbidden, NotFound
+from appenda.ids import parse_uuid
 from workspaces.capabilities import ROLE_ORDER, Actor
-from workspaces.models import Bot, Instance, Membership, MemorySettings, Workspace
+from workspaces.models import ApiToken, Bot, Instance, Membership, MemorySettings, Workspace
 from workspaces.tokens import token_create
 
 User = get_user_model()
+# A person's id in a URL: ASCII digits only (str.isdigit takes "¹¹", which int() refuses), and
+# few enough to fit the id column's 64 bits.
+_USER_ID = re.compile(r"[0-9]{1,18}")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _storable(model, column: str, value: str, what: str, *, field: str = "name") -> str:
+    """The value, or a 400 when ``model.column`` cannot hold it: PostgreSQL refuses a NUL byte
+    and text longer than the column (as a 500), where SQLite would store it whole."""
+    if _UNSTORABLE.search(value):
+        raise DomainError(f"{what} contains a NUL byte or an unpaired surrogate; send plain text.",
+                          code="invalid_text", field=field)
+    max_length = model._meta.get_field(column).max_length
+    if len(value) > max_length:
+        raise DomainError(f"{what} is at most {max_length} characters; got {len(value):,}.", code="too_long",
+                          field=field)
+    return value
 
 
 def user_create_or_update(*, email: str, password: str | None = None, instance_admin: bool = False):
     email = email.strip().lower()
     if "@" not in email:
         raise DomainError(f"{email!r} is not an email address.", code="invalid_email")
+    _storable(User, "username", email, "An email address", field="email")
     with transaction.atomic():
         user, _ = User.objects.get_or_create(username=email, defaults={"email": email})
         if password:
@@ -47,6 +68,7 @@ def workspace_create(*, name: str, owner, kind: str = "cloud", region: str | Non
     name = (name or "").strip()
     if not name:
         raise DomainError("Give the workspace a name.", code="invalid_name")
+    _storable(Workspace, "name", name, "A workspace's name")
     if kind not in Workspace.Kind.values:
         raise DomainError(f"Unknown kind {kind!r}; use cloud or local.", code="invalid_kind")
     region = region or settings.REGIONS[0]
@@ -88,7 +110,8 @@ def membership_add(*, actor: Actor, email: str, role: str) -> Membership:
         raise Forbidden("Only workspace admins can add members.")
     if role == "owner" and not actor.can("members:manage_owners"):
         raise Forbidden("Only an owner can make someone an owner.")
-    user = User.objects.filter(username=(email or "").strip().lower(), is_active=True).first()
+    email = _storable(User, "username", (email or "").strip().lower(), "An email address", field="email")
+    user = User.objects.filter(username=email, is_active=True).first()
     if user is None or hasattr(user, "bot"):
         raise DomainError(f"No person has the email {email!r}; they need an account first.", code="user_not_found")
     try:
@@ -99,12 +122,15 @@ def membership_add(*, actor: Actor, email: str, role: str) -> Membership:
 
 
 def _membership(actor: Actor, user_ref) -> Membership:
+    """A member by id or email; any other string (or one no column holds) is no member."""
+    ref = str(user_ref)
     query = Membership.objects.select_related("user").filter(workspace=actor.workspace)
-    membership = (
-        query.filter(user__username=str(user_ref).lower()).first()
-        if "@" in str(user_ref)
-        else query.filter(user_id=int(user_ref)).first() if str(user_ref).isdigit() else None
-    )
+    if "@" in ref and not _UNSTORABLE.search(ref) and len(ref) <= User._meta.get_field("username").max_length:
+        membership = query.filter(user__username=ref.lower()).first()
+    elif _USER_ID.fullmatch(ref):
+        membership = query.filter(user_id=int(ref)).first()
+    else:
+        membership = None
     if membership is None:
         raise NotFound("No such member in this workspace.")
     return membership
@@ -187,6 +213,7 @@ def bot_create(*, actor: Actor, name: str, **fields) -> tuple[Bot, str]:
     name = (name or "").strip()
     if not name:
         raise DomainError("Give the bot a name.", code="invalid_name")
+    _storable(Bot, "name", name, "A bot's name")
     checked = _check_bot_fields({"memory": Bot.MemoryChoice.MINE_AND_OWN, **fields})
     with transaction.atomic():
         bot = Bot(workspace=actor.workspace, owner=actor.user, name=name, **checked)
@@ -195,12 +222,14 @@ def bot_create(*, actor: Actor, name: str, **fields) -> tuple[Bot, str]:
         account.save()
         bot.account = account
         bot.save()
-        key = token_create(user=account, name=f"bot {name}")
+        key = token_create(user=account, name=f"bot {name}"[:ApiToken._meta.get_field("name").max_length])
     return bot, key
 
 
 def bot_visible(*, actor: Actor, bot_id) -> Bot:
-    bot = Bot.objects.filter(workspace=actor.workspace, deleted_at__isnull=True, id=bot_id).first()
+    bot_uuid = parse_uuid(bot_id)
+    bot = Bot.objects.filter(workspace=actor.workspace, deleted_at__isnull=True, id=bot_uuid).first() \
+        if bot_uuid else None
     if bot is None or not actor.can("bots:read"):
         raise NotFound("No such bot in this workspace.")
     return bot
@@ -213,7 +242,7 @@ def bot_update(*, actor: Actor, bot: Bot, **fields) -> Bot:
     if "name" in fields:
         if not (fields["name"] or "").strip():
             raise DomainError("Give the bot a name.", code="invalid_name")
-        checked["name"] = fields["name"].strip()
+        checked["name"] = _storable(Bot, "name", fields["name"].strip(), "A bot's name")
     for attr, value in checked.items():
         setattr(bot, attr, value)
     bot.save()

@@ -81,7 +81,8 @@ ENDPOINTS: dict[str, dict[str, Access]] = {
                       "DELETE": person("memory:read")},
     "memory-keep": {"POST": person("memory:read")},
     "memory-history": {"GET": person("memory:read")},
-    "memory-export": {"GET": person("memory:read")},
+    "memory-export": {"POST": person("memory:read")},  # GET writes nothing: 405 (memories.api_exports)
+    "memory-export-list": {"GET": person("memory:read")},
     "memory-export-detail": {"GET": person("memory:read")},
     "memory-import": {"POST": person("memory:write_mine")},
     "memory-forget": {"POST": person("memory:read")},
@@ -100,6 +101,7 @@ ENDPOINTS: dict[str, dict[str, Access]] = {
     "tool-list": {"GET": PUBLIC},
     "api-schema": {"GET": PUBLIC},
     "api-docs": {"GET": PUBLIC},
+    "api-redoc": {"GET": PUBLIC},
 }
 
 PERSON_REQUIRED = (
@@ -194,6 +196,7 @@ def _rule(actor, rule_ref: str):
     from memories.instance_rules import rule_get
 
     return rule_get(rule_ref)
+
 
 
 # URL keyword → how to find that object as the caller sees it; (URL name, keyword) overrides.

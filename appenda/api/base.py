@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import uuid
 
+from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.views import APIView
 
 from appenda.api.access import access_for, check_allowed, resolve_objects
+from appenda.api.guards import query_params_check, url_kwargs_check
 from appenda.db.fast import select_one
 from appenda.db.local import local_database_register
 from appenda.errors import Forbidden, NotFound
@@ -47,13 +49,18 @@ class AppendaAPIView(APIView):
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         access = self._access(request)
+        url_kwargs_check(kwargs)  # text no query takes: 404, with the objects
         self.objects = resolve_objects(None, request.resolver_match.url_name, kwargs)
         if not access.agents:
             # Outside workspaces nobody holds a capability: such rows name none (a test checks).
             check_allowed(access, is_bot=_is_bot_account(request.user), can=lambda capability: False)
+        query_params_check(request.query_params)  # then 400
 
     def _access(self, request):
-        access = access_for(request.resolver_match.url_name if request.resolver_match else None, request.method)
+        method = "GET" if request.method == "HEAD" else request.method
+        if method == "OPTIONS" or not hasattr(self, method.lower()):
+            raise MethodNotAllowed(request.method)
+        access = access_for(request.resolver_match.url_name if request.resolver_match else None, method)
         if access is None:  # a route without a row must fail closed (and tests/test_endpoint_access.py fails)
             raise Forbidden("This endpoint has no access rule; nobody may call it.", code="no_access_rule")
         return access
@@ -67,6 +74,7 @@ class WorkspaceAPIView(AppendaAPIView):
     def initial(self, request, *args, **kwargs):
         APIView.initial(self, request, *args, **kwargs)  # 401 first
         access = self._access(request)
+        url_kwargs_check(kwargs)  # text no query takes: 404, like a workspace or object not found
         workspace = workspace_by_ref(kwargs["ws"])
         actor = actor_for(request.user, workspace) if workspace is not None else None
         if actor is None:
@@ -75,3 +83,4 @@ class WorkspaceAPIView(AppendaAPIView):
         self.actor = actor
         self.objects = resolve_objects(actor, request.resolver_match.url_name, kwargs)  # then 404
         check_allowed(access, is_bot=actor.bot is not None, can=actor.can)  # then 403
+        query_params_check(request.query_params)  # then 400: query text no database takes

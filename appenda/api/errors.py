@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import PermissionDenied
+from django.db import DataError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from appenda.db.outage import (
     RETRY_AFTER_SECONDS,
@@ -54,10 +56,34 @@ def region_unavailable_response(region: str | None, cause: Exception) -> Respons
                     headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
+# What the database refused, by the words of its message (PostgreSQL's and psycopg's).
+_DATA_ERRORS = (
+    (("too long",), "too_long", "A value is longer than its field allows; shorten it."),
+    (("nul", "unicode", "byte sequence", "surrogate", "encod"), "invalid_text",
+     "A value contains a NUL byte or characters that are not UTF-8 text; send plain text."),
+)
+_DATA_ERROR_OTHER = ("invalid_value", "A value is out of the range its field takes (a number too large, "
+                                      "a date out of range…); check the values sent.")
+
+
+def data_error_response(exc: Exception) -> Response:
+    """A value the database refused is the caller's input, so a 400, never a 500. It is also
+    a check the input contracts (``appenda.api.contract``) or a service missed, hence the warning."""
+    message = str(exc).lower()
+    code, detail = next(((code, detail) for words, code, detail in _DATA_ERRORS
+                         if any(word in message for word in words)), _DATA_ERROR_OTHER)
+    log.warning("The database refused a value as %s (%s: %s); a contract or service should have refused it "
+                "first.", code, type(exc).__name__, exc)
+    set_rollback()
+    return Response({"code": code, "detail": detail}, status=status.HTTP_400_BAD_REQUEST)
+
+
 def api_exception_handler(exc, context):
     request = context.get("request")
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, DataError) or (isinstance(exc, UnicodeEncodeError) and "surrogate" in exc.reason):
+        return data_error_response(exc)
     if is_region_outage(exc):
         workspace = getattr(request, "workspace", None) if request is not None else None
         return region_unavailable_response(outage_region(exc, workspace), exc)

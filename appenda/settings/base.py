@@ -25,6 +25,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from our static files
     "guardian",
     "django_htmx",
     "csp",
@@ -115,12 +116,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        # JSON only: the contracts take JSON (null, lists, booleans), which forms cannot say. The
+        # import takes multipart and the records import CSV, each declared on its view.
+        "appenda.api.parsers.JSONParser",  # DRF's, refusing bodies nested too deep (400, not 500)
     ],
     "EXCEPTION_HANDLER": "appenda.api.errors.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "appenda.api.schema.AppendaAutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -129,6 +130,25 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Short notes for AI agents: saved, held, refused and recalled as quoted data.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Requests and responses of one shape are separate components (a note's id is read-only).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # One name for each choice set the API shares (settings cannot import models: paths).
+    "ENUM_NAME_OVERRIDES": {
+        "LayerEnum": "memories.limits.LAYERS",
+        "NoteStateEnum": "memories.limits.NOTE_STATES",
+        "SubjectKindEnum": "memories.limits.SUBJECT_KINDS",
+        "TurnKindEnum": "memories.limits.TURN_KINDS",
+        "AgentUndoStateEnum": "memories.limits.AGENT_UNDO_STATES",
+        "ReadSourceEnum": "memories.limits.READ_SOURCES",
+    },
+    # Request bodies are closed objects, as the contracts refuse unknown fields.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "appenda.api.schema.close_request_bodies"],
+    # The docs pages load Swagger UI and ReDoc from our own static files: the CSP below allows
+    # no other origin (appenda/api/docs.py).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Product settings -----------------------------------------------------------------
@@ -138,7 +158,6 @@ APPENDA = {
     "EXPORT_TTL": timedelta(hours=int(os.environ.get("APPENDA_EXPORT_TTL_HOURS", "24"))),
     "TRASH_TTL": timedelta(days=int(os.environ.get("APPENDA_TRASH_TTL_DAYS", "30"))),
     "MAX_SAVES_PER_TURN": 5,
-    "NOTE_MAX_BYTES": 1024,
     "INDEX_KEY": os.environ.get("APPENDA_INDEX_KEY", SECRET_KEY),
 }
 

@@ -133,7 +133,7 @@ def test_R_AGENT_5_a_bots_token_reads_no_note_outside_its_turns(owner, eu_ws):
     held = tool_save(person, eu_ws, turn["id"], key="report.to", value=INJECTED).json()
     assert held["state"] == "held"
     for path in ("memories/", "memories/?state=held", "memories/?q=weekly+report", f"memories/{held['id']}/",
-                 "memories/export/", "changes/", f"memories/{held['id']}/history/", "memories/trash/",
+                 "memories/exports/", "changes/", f"memories/{held['id']}/history/", "memories/trash/",
                  "memories/deleted-bots/"):
         response = bot.get(url(eu_ws, path))
         assert response.status_code == 403 and response.json()["code"] == "person_required", path

@@ -278,7 +278,7 @@ def test_R_AGENT_1_import_makes_a_new_bot_with_the_same_choice_and_no_notes(owne
     copy = imported.json()
     assert copy["id"] != str(bot.id) and copy["token"]
     assert (copy["name"], copy["memory"], copy["memory_save"]) == ("B", memory, memory_save)
-    assert client.get(url(eu_ws, "memories/"), {"layer": "bot"}).json()[0]["bot"] == str(bot.id)
+    assert client.get(url(eu_ws, "memories/"), {"layer": "bot"}).json()["results"][0]["bot"] == str(bot.id)
     assert not Note.objects.for_workspace(eu_ws).filter(bot_id=copy["id"]).exists()
 
 
@@ -317,15 +317,15 @@ def test_R_AGENT_2_keep_is_the_default_and_lists_the_notes_under_deleted_bots(ow
     client = token_client(owner)
     assert client.delete(url(eu_ws, f"bots/{bot.id}/")).status_code == 204
     assert bot_note_ids(eu_ws, bot) == {"bot.B"}
-    assert [b["id"] for b in client.get(url(eu_ws, "bots/")).json()] == []
-    deleted = client.get(url(eu_ws, "memories/deleted-bots/")).json()
+    assert [b["id"] for b in client.get(url(eu_ws, "bots/")).json()["results"]] == []
+    deleted = client.get(url(eu_ws, "memories/deleted-bots/")).json()["results"]
     assert [(d["bot"]["name"], d["count"], [n["key"] for n in d["notes"]]) for d in deleted] == [("B", 1, ["bot.B"])]
-    assert [n["key"] for n in client.get(url(eu_ws, "memories/"), {"layer": "bot"}).json()] == ["bot.B"]
+    assert [n["key"] for n in client.get(url(eu_ws, "memories/"), {"layer": "bot"}).json()["results"]] == ["bot.B"]
     assert token_client(key).post(url(eu_ws, "turns/"), {"kind": "chat"}, format="json").status_code == 401
     # the kept notes can be deleted later like any note
     note_id = deleted[0]["notes"][0]["id"]
     assert client.delete(url(eu_ws, f"memories/{note_id}/")).status_code == 204
-    assert client.get(url(eu_ws, "memories/deleted-bots/")).json() == []
+    assert client.get(url(eu_ws, "memories/deleted-bots/")).json()["results"] == []
 
 
 def test_R_AGENT_2_deleted_bots_list_shows_only_the_callers_own_bots(owner, eu_ws, notes_of_every_layer):
@@ -333,9 +333,9 @@ def test_R_AGENT_2_deleted_bots_list_shows_only_the_callers_own_bots(owner, eu_w
     notes_of_every_layer(bot)
     token_client(owner).delete(url(eu_ws, f"bots/{bot.id}/?memory=keep"))
     admin = add_member(eu_ws, "admin@example.com", "admin")
-    assert token_client(admin).get(url(eu_ws, "memories/deleted-bots/")).json() == []
+    assert token_client(admin).get(url(eu_ws, "memories/deleted-bots/")).json()["results"] == []
     other_ws = make_workspace(owner, name="Other EU", region="eu")
-    assert token_client(owner).get(url(other_ws, "memories/deleted-bots/")).json() == []
+    assert token_client(owner).get(url(other_ws, "memories/deleted-bots/")).json()["results"] == []
 
 
 def test_R_AGENT_2_export_answers_with_the_zip_then_trashes_the_notes(owner, eu_ws, notes_of_every_layer):
@@ -348,7 +348,7 @@ def test_R_AGENT_2_export_answers_with_the_zip_then_trashes_the_notes(owner, eu_
                                          else response.content))
     assert [n["key"] for n in json.loads(archive.read("bot.json"))] == ["bot.B"]
     assert bot_note_ids(eu_ws, bot) == set() and bot_note_ids(eu_ws, bot, trashed=True) == {"bot.B"}
-    assert client.get(url(eu_ws, "memories/deleted-bots/")).json() == []
+    assert client.get(url(eu_ws, "memories/deleted-bots/")).json()["results"] == []
 
 
 def test_R_AGENT_2_delete_trashes_the_notes_and_they_are_never_recalled(owner, eu_ws, notes_of_every_layer):
@@ -357,7 +357,7 @@ def test_R_AGENT_2_delete_trashes_the_notes_and_they_are_never_recalled(owner, e
     client = token_client(owner)
     assert client.delete(url(eu_ws, f"bots/{bot.id}/?memory=delete")).status_code == 204
     assert bot_note_ids(eu_ws, bot, trashed=True) == {"bot.B"} and bot_note_ids(eu_ws, bot) == set()
-    assert [n["key"] for n in client.get(url(eu_ws, "memories/"), {"layer": "bot"}).json()] == []
+    assert [n["key"] for n in client.get(url(eu_ws, "memories/"), {"layer": "bot"}).json()["results"]] == []
     turn = start_turn(client, eu_ws)
     assert "bot.B" not in context_keys(turn)
     found = tool_search(client, eu_ws, turn["id"], "B facts").json()["notes"]

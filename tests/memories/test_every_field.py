@@ -293,7 +293,7 @@ def test_R_SAVE_8_a_read_ref_with_a_secret_still_taints_but_is_stored_redacted(o
 
     saved = tool_save(client, eu_ws, turn["id"], key="report.pages", value="The weekly report has two pages.")
     assert saved.json()["state"] == "held" and saved.json()["reason"] == "tainted_turn"
-    held = client.get(url(eu_ws, "memories/"), {"state": "held"}).json()
+    held = client.get(url(eu_ws, "memories/"), {"state": "held"}).json()["results"]
     assert len(held) == 1 and held[0]["held_sources"]
     assert secret[:12] not in json.dumps(held)
     stored = TurnRead.objects.for_workspace(eu_ws).get()

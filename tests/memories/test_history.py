@@ -169,7 +169,7 @@ def test_R_MANAGE_3_undo_of_a_hold_removes_the_held_note(owner, eu_ws):
     client = token_client(owner)
     held = held_save(client, eu_ws, key="pref.color", value="Blue charts please")
     assert undo(client, eu_ws, held["undo"]["change"]).status_code == 200
-    assert client.get(url(eu_ws, "memories/"), {"state": "held"}).json() == []
+    assert client.get(url(eu_ws, "memories/"), {"state": "held"}).json()["results"] == []
 
 
 def test_R_MANAGE_3_undo_of_forget_and_of_restore(owner, eu_ws):
@@ -472,9 +472,14 @@ def test_R_MANAGE_3_audit_filters_and_pagination(owner, eu_ws):
         assert changes(client, eu_ws, since="2026-03-01T08:00:00Z", until="2026-03-01T10:00:00Z")["count"] == 1
         page = changes(client, eu_ws, limit=3, offset=0)
         rest = changes(client, eu_ws, limit=3, offset=3)
+        assert set(page) == {"count", "next", "previous", "results"}  # the one page shape
         assert page["count"] == 4 and len(page["results"]) == 3 and len(rest["results"]) == 1
+        assert page["previous"] is None and "offset=3" in page["next"] and rest["next"] is None
         assert not {e["id"] for e in page["results"]} & {e["id"] for e in rest["results"]}
-    for bad in ({"since": "yesterday"}, {"layer": "galaxy"}, {"note": "x"}, {"actor": "someone"}, {"limit": 0}):
+        blank = client.get(url(eu_ws, "changes/"), {"layer": ""})  # as every list: a blank enum is not a layer
+        assert blank.status_code == 400 and blank.json()["code"] == "invalid_layer"
+    for bad in ({"since": "yesterday"}, {"layer": "galaxy"}, {"note": "x"}, {"actor": "someone"}, {"limit": 0},
+                {"limit": "many"}, {"offset": -1}, {"limit": 501}):
         response = client.get(url(eu_ws, "changes/"), bad)
         assert response.status_code == 400 and response.json()["code"] in ("invalid_filter", "invalid_layer")
 
@@ -498,7 +503,10 @@ def test_R_MANAGE_3_a_notes_history_lists_its_change_sets_even_after_delete(owne
     client.delete(url(eu_ws, f"memories/{note['id']}/"))
     response = client.get(url(eu_ws, f"memories/{note['id']}/history/"))
     assert response.status_code == 200
+    assert set(response.json()) == {"count", "next", "previous", "results"} and response.json()["count"] == 3
     assert [e["action"] for e in response.json()["results"]] == ["delete", "pin", "save"]
+    newest = client.get(url(eu_ws, f"memories/{note['id']}/history/"), {"limit": 1}).json()
+    assert newest["count"] == 3 and [e["action"] for e in newest["results"]] == ["delete"] and newest["next"]
     colleague = add_member(eu_ws, "colleague@example.com", "editor")
     assert token_client(colleague).get(url(eu_ws, f"memories/{note['id']}/history/")).status_code == 404
     assert client.get(url(eu_ws, "memories/not-an-id/history/")).status_code == 404
@@ -704,6 +712,7 @@ DRIVERS = {
     ("turns/<str:turn>/memory_undo/", "POST"): _drive_memory_undo,
     ("memories/", "POST"): lambda d: d.call("post", "memories/", {"key": "a", "value": "a fact"}),
     ("memories/import/", "POST"): _drive_import,
+    ("memories/export/", "POST"): lambda d: d.call("post", "memories/export/"),
     ("memories/forget/", "POST"): _drive_forget,
     ("memories/trash/restore/", "POST"): _drive_restore_all,
     ("memories/trash/<str:note>/restore/", "POST"): lambda d: d.call(

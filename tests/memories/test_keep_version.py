@@ -41,7 +41,7 @@ def held(api, workspace, value=FIRST, *, turn=None) -> dict:
 
 
 def listed_held(api, workspace) -> dict:
-    [note] = api.get(url(workspace, "memories/"), {"state": "held"}).json()
+    [note] = api.get(url(workspace, "memories/"), {"state": "held"}).json()["results"]
     return note
 
 

@@ -298,7 +298,7 @@ def test_R_RECALL_3_the_web_list_search_is_the_same_search(search_model, owner, 
     _save_all(actor)
     client = token_client(owner)
     for query in ["how should I format my answer?", *PARAPHRASES]:
-        listed = client.get(url(eu_ws, "memories/"), {"q": query, "limit": 3}).json()
+        listed = client.get(url(eu_ws, "memories/"), {"q": query, "limit": 3}).json()["results"]
         assert [n["key"] for n in listed] == _keys(_search(actor, query, limit=3)) == _expected(query, 3)
 
 

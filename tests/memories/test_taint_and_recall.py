@@ -46,7 +46,7 @@ def test_done_when_bot_reads_table_saves_held_person_keeps_it_recalled_next_turn
     assert saved.json()["show"] == "Waiting for you to keep it"
 
     person = token_client(owner)
-    held = person.get(url(eu_ws, "memories/"), {"state": "held"}).json()
+    held = person.get(url(eu_ws, "memories/"), {"state": "held"}).json()["results"]
     assert [n["key"] for n in held] == ["customers.churn"]
     assert held[0]["held_sources"][0]["label"] == "table Customers"
     assert "saved after reading table Customers" == held[0]["held_because"]
@@ -111,7 +111,7 @@ def test_R_TAINT_4_held_notes_expire_and_are_not_listed(owner, eu_ws, settings):
     from memories.models import Note
 
     Note.objects.for_workspace(eu_ws).filter(id=held["id"]).update(held_until=timezone.now() - timedelta(seconds=1))
-    assert client.get(url(eu_ws, "memories/"), {"state": "held"}).json() == []
+    assert client.get(url(eu_ws, "memories/"), {"state": "held"}).json()["results"] == []
 
 
 def test_R_TAINT_4_a_bot_cannot_keep_its_own_held_note(owner, eu_ws):

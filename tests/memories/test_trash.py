@@ -46,7 +46,7 @@ def search_keys(client, workspace, query) -> set[str]:
 
 
 def listed_keys(client, workspace, **filters) -> set[str]:
-    return {n["key"] for n in client.get(url(workspace, "memories/"), filters).json()}
+    return {n["key"] for n in client.get(url(workspace, "memories/"), filters).json()["results"]}
 
 
 def run(command: str) -> list[str]:
@@ -95,7 +95,9 @@ def test_R_MANAGE_4_forget_then_nothing_recalled_then_restore_then_recalled_agai
     assert listed_keys(client, eu_ws) == {"team.fact"}
     assert not forgotten & listed_keys(client, eu_ws, q="metric units")
     trash = client.get(url(eu_ws, "memories/trash/")).json()
+    assert set(trash) == {"count", "next", "previous", "results"}  # the one page shape
     assert trash["count"] == 2 and {n["key"] for n in trash["results"]} == {"pref.units", "pref.tone"}
+    assert len(client.get(url(eu_ws, "memories/trash/"), {"limit": 1}).json()["results"]) == 1
     assert all(n["trashed_at"] and n["purge_at"] for n in trash["results"])
 
     restored = client.post(url(eu_ws, "memories/trash/restore/"))

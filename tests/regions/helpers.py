@@ -11,8 +11,10 @@ from tests.factories import url
 
 
 def export_via_api(client, workspace) -> dict:
-    response = client.get(url(workspace, "memories/export/"))
-    assert response.status_code == 200, response.content
+    """Creates an export (POST); it is built in the request, so it answers ready with its link."""
+    response = client.post(url(workspace, "memories/export/"))
+    assert response.status_code == 201, response.content
+    assert response.json()["state"] == "ready", response.json()
     return response.json()
 
 

@@ -161,11 +161,85 @@ def test_R_MANAGE_4_a_changed_file_fails_its_checksum(owner, eu_ws):
 def test_R_AGENT_5_bots_neither_export_nor_import(owner, eu_ws):
     _, key = make_bot(eu_ws, owner)
     bot = token_client(key)
-    exported = bot.get(url(eu_ws, "memories/export/"))
+    exported = bot.post(url(eu_ws, "memories/export/"))
     assert exported.status_code == 403 and exported.json()["code"] == "person_required"
+    listed = bot.get(url(eu_ws, "memories/exports/"))
+    assert listed.status_code == 403 and listed.json()["code"] == "person_required"
     refused = bot.post(url(eu_ws, "memories/import/"), data=zip_with({}), content_type="application/zip")
     assert refused.status_code == 403 and refused.json()["code"] == "person_required"
     assert not Export.objects.for_workspace(eu_ws).exists()
+
+
+def test_R_MANAGE_4_an_export_is_created_by_post_then_fetched_by_get(owner, eu_ws):
+    client = token_client(owner)
+    person_save(client, eu_ws, key="pref.tone", value="Short replies.")
+    created = client.post(url(eu_ws, "memories/export/"))
+    assert created.status_code == 201, created.content
+    answer = created.json()
+    assert answer["state"] == "ready" and answer["counts"]["mine"] == 1
+    assert set(answer) >= {"id", "state", "url", "url_expires_at", "created_at", "expires_at", "size", "sha256"}
+    assert created["Location"].endswith(f"/memories/exports/{answer['id']}/")
+    fetched = client.get(url(eu_ws, f"memories/exports/{answer['id']}/"))
+    assert fetched.status_code == 200
+    again = fetched.json()
+    assert {k: again[k] for k in ("id", "state", "counts", "size", "sha256", "expires_at")} == {
+        k: answer[k] for k in ("id", "state", "counts", "size", "sha256", "expires_at")}
+    assert again["url"] and again["url_expires_at"]
+    assert layer_records(download(client, again["url"]))["mine"][0]["value"] == "Short replies."
+    assert Export.objects.for_workspace(eu_ws).count() == 1  # fetching it built nothing new
+
+
+def test_R_MANAGE_4_get_on_export_writes_nothing_and_answers_405(owner, eu_ws):
+    client = token_client(owner)
+    person_save(client, eu_ws, key="pref.tone", value="Short replies.")
+    objects_before = set(store_for_region("eu").list(f"workspaces/{eu_ws.id}/"))
+    for _ in range(2):
+        response = client.get(url(eu_ws, "memories/export/"))
+        assert response.status_code == 405, response.content
+        assert response.json()["code"] == "method_not_allowed" and "POST" in response.json()["detail"]
+    assert not Export.objects.for_workspace(eu_ws).exists()
+    assert set(store_for_region("eu").list(f"workspaces/{eu_ws.id}/")) == objects_before
+    assert not list(store_for_region("eu").list(f"workspaces/{eu_ws.id}/exports/"))
+
+
+def test_R_MANAGE_4_the_exports_list_shows_only_the_callers_own(owner, eu_ws, us_ws):
+    client = token_client(owner)
+    editor = add_member(eu_ws, "editor@example.com", "editor")
+    editor_client = token_client(editor)
+    first, second = export_via_api(client, eu_ws), export_via_api(client, eu_ws)
+    theirs = export_via_api(editor_client, eu_ws)
+    export_via_api(client, us_ws)  # another workspace's export is not listed here
+    listed = client.get(url(eu_ws, "memories/exports/"))
+    assert listed.status_code == 200
+    page = listed.json()
+    assert set(page) == {"count", "next", "previous", "results"}
+    assert page["count"] == 2 and [e["id"] for e in page["results"]] == [second["id"], first["id"]]
+    assert all(e["state"] == "ready" and "url" not in e for e in page["results"])
+    assert [e["id"] for e in editor_client.get(url(eu_ws, "memories/exports/")).json()["results"]] == [theirs["id"]]
+    one = client.get(url(eu_ws, "memories/exports/"), {"limit": 1, "offset": 1}).json()
+    assert one["count"] == 2 and [e["id"] for e in one["results"]] == [first["id"]] and one["previous"]
+    assert client.get(url(eu_ws, "memories/exports/"), {"limit": 0}).json()["code"] == "invalid_filter"
+    # An expired export is no longer listed.
+    Export.objects.for_workspace(eu_ws).filter(id=first["id"]).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert [e["id"] for e in client.get(url(eu_ws, "memories/exports/")).json()["results"]] == [second["id"]]
+
+
+def test_R_MANAGE_4_an_export_that_fails_to_build_keeps_nothing_and_says_so(owner, eu_ws, monkeypatch):
+    import memories.export as export_module
+
+    client = token_client(owner)
+    person_save(client, eu_ws, key="pref.tone", value="Short replies.")
+
+    def broken(**kwargs):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(export_module, "write_export_zip", broken)
+    response = client.post(url(eu_ws, "memories/export/"))
+    assert response.status_code == 503, response.content
+    body = response.json()
+    assert body["code"] == "export_failed" and body["state"] == "failed" and body["id"]
+    assert not Export.objects.for_workspace(eu_ws).exists()
+    assert not list(store_for_region("eu").list(f"workspaces/{eu_ws.id}/exports/"))
 
 
 def test_R_MANAGE_4_an_expired_export_is_refused_and_deleted_lazily(owner, eu_ws):

@@ -79,11 +79,11 @@ def test_R_REGION_4_the_same_api_serves_a_local_workspace(owner, passphrase):
     note_id = saved.json()["id"]
     assert client.patch(url(workspace, f"memories/{note_id}/"), {"value": "Metric, always."},
                         format="json").status_code == 200
-    listed = client.get(url(workspace, "memories/")).json()
+    listed = client.get(url(workspace, "memories/")).json()["results"]
     assert {n["key"]: n["value"] for n in listed if n["layer"] != "instance"} == {
         "pref.units": "Metric, always.", "pref.tone": "Short replies."}
-    export = client.get(url(workspace, "memories/export/"))
-    assert export.status_code == 200 and export.json()["counts"]["mine"] == 2
+    export = client.post(url(workspace, "memories/export/"))
+    assert export.status_code == 201 and export.json()["counts"]["mine"] == 2
     assert client.delete(url(workspace, f"memories/{note_id}/")).status_code == 204
     assert Note.objects.for_workspace(workspace).count() == 1
 

@@ -109,14 +109,14 @@ def test_R_REGION_3_us_database_down_answers_503_fast_while_eu_serves(owner, tmp
     client = token_client(owner)
     for workspace in (eu_ws, us_ws):
         assert person_save(client, workspace, key="pref.before", value="Saved before the outage.").status_code == 201
-    us_export = client.get(url(us_ws, "memories/export/")).json()
+    us_export = client.post(url(us_ws, "memories/export/")).json()
 
     timings = []
     with region_database_down("region_us", tmp_path):
         for call in (
             lambda: client.get(url(us_ws, "memories/")),
             lambda: person_save(client, us_ws, key="pref.during", value="Saved while the database is down."),
-            lambda: client.get(url(us_ws, "memories/export/")),
+            lambda: client.post(url(us_ws, "memories/export/")),
             lambda: client.post(url(us_ws, "turns/"), {"kind": "chat"}, format="json"),
             lambda: client.get(url(us_ws, f"memories/exports/{us_export['id']}/")),
         ):
@@ -125,7 +125,7 @@ def test_R_REGION_3_us_database_down_answers_503_fast_while_eu_serves(owner, tmp
             timings.append(elapsed)
         served, _ = timed(lambda: person_save(client, eu_ws, key="pref.during", value="The eu region serves."))
         assert served.status_code == 201, served.json()
-        assert client.get(url(eu_ws, "memories/export/")).status_code == 200
+        assert client.post(url(eu_ws, "memories/export/")).status_code == 201
     with capsys.disabled():
         print(f"\nus database down: 503 in at most {max(timings) * 1000:.0f} ms")
 
@@ -148,16 +148,16 @@ def test_R_REGION_3_us_bucket_down_refuses_exports_without_half_written_rows(own
         person_save(client, workspace, key="pref.tone", value="Short replies.")
 
     with region_bucket_down(settings, "us", tmp_path):
-        response, elapsed = timed(lambda: client.get(url(us_ws, "memories/export/")))
+        response, elapsed = timed(lambda: client.post(url(us_ws, "memories/export/")))
         assert_unavailable(response, elapsed, "us")
         assert not Export.objects.for_workspace(us_ws).exists()
         # Notes do not need the bucket: saving in us still works; eu exports still work.
         assert person_save(client, us_ws, key="pref.units", value="Metric.").status_code == 201
-        assert client.get(url(eu_ws, "memories/export/")).status_code == 200
+        assert client.post(url(eu_ws, "memories/export/")).status_code == 201
     with capsys.disabled():
         print(f"\nus bucket down: 503 in {elapsed * 1000:.0f} ms")
 
-    assert client.get(url(us_ws, "memories/export/")).status_code == 200
+    assert client.post(url(us_ws, "memories/export/")).status_code == 201
     for workspace in (eu_ws, us_ws):
         assert_consistent(workspace)
 

@@ -214,7 +214,7 @@ def test_R_MANAGE_3_the_undo_handle_of_a_page_delete_restores_the_note(world, lo
     client = login(world.owner)
     response = client.post(note_url(world, world.mine_note, "delete"), HTTP_HX_REQUEST="true")
     undo_url = json.loads(response["HX-Trigger"])["appenda:toast"]["undo"]
-    restored = client.post(undo_url)
+    restored = client.post(undo_url, content_type="application/json")  # as app.js's fetch: no form
     assert restored.status_code == 200, restored.content
     note = Note.objects.for_workspace(world.ws).get(key="pref.tone")
     assert note.value == "Keep replies short; no emoji." and note.pinned

@@ -16,7 +16,7 @@ def test_create_workspace_makes_the_caller_owner(owner):
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["region"] == "us" and body["kind"] == "cloud" and body["role"] == "owner"
-    listed = client.get("/api/v1/workspaces/").json()
+    listed = client.get("/api/v1/workspaces/").json()["results"]
     assert [w["id"] for w in listed] == [body["id"]]
 
 
@@ -127,7 +127,7 @@ def test_bots_get_their_own_token_and_see_only_their_workspace(owner, eu_ws):
     bot_client = token_client(body["token"])
     assert bot_client.get(url(eu_ws)).status_code == 200
     assert bot_client.get(url(other)).status_code == 404
-    assert [w["id"] for w in bot_client.get("/api/v1/workspaces/").json()] == [str(eu_ws.id)]
+    assert [w["id"] for w in bot_client.get("/api/v1/workspaces/").json()["results"]] == [str(eu_ws.id)]
 
 
 def test_bot_save_rule_cannot_be_looser_than_the_owner(owner, eu_ws):
