@@ -12,6 +12,7 @@ from memories import api_exports as export_api
 from memories import api_history as history_api
 from tables import api as table_api
 from workspaces import api as workspace_api
+from workspaces import api_tokens as token_api
 
 ws = "workspaces/<str:ws>/"
 
@@ -26,6 +27,7 @@ api_v1 = [
     path(ws + "bots/import/", agent_api.BotImportView.as_view(), name="bot-import"),
     path(ws + "bots/<str:bot>/", workspace_api.BotDetailView.as_view(), name="bot-detail"),
     path(ws + "bots/<str:bot>/export/", agent_api.BotExportView.as_view(), name="bot-export"),
+    path(ws + "bots/<str:bot>/token/", token_api.BotTokenRotateView.as_view(), name="bot-token-rotate"),
     path(ws + "tables/", table_api.TableListView.as_view(), name="table-list"),
     path(ws + "tables/<str:table>/", table_api.TableDetailView.as_view(), name="table-detail"),
     path(ws + "tables/<str:table>/records/", table_api.RecordListView.as_view(), name="record-list"),
@@ -59,6 +61,8 @@ api_v1 = [
     path("instance/rules/<str:rule>/", memory_api.InstanceRuleDetailView.as_view(), name="instance-rule-detail"),
     path("me/", memory_api.MeView.as_view(), name="me"),
     path("me/memory-settings/", workspace_api.MyMemorySettingsView.as_view(), name="my-memory-settings"),
+    path("me/tokens/", token_api.MyTokenListView.as_view(), name="my-token-list"),
+    path("me/tokens/<str:token>/", token_api.MyTokenDetailView.as_view(), name="my-token-detail"),
     path("tools/", memory_api.ToolListView.as_view(), name="tool-list"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", api_docs.SwaggerDocsView.as_view(), name="api-docs"),

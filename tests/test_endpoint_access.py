@@ -101,7 +101,7 @@ def _path(route: str, world: dict, caller_turn: str | None, note: str | None = N
         "ws": world["ws"].id, "note": note or world["team"]["id"], "change": world["change"],
         "turn": caller_turn or "00000000-0000-0000-0000-000000000000", "user": world["people"]["viewer"].pk,
         "bot": world["bot"].id, "table": world["table"].id, "record": world["record"], "export": world["export"],
-        "rule": "00000000-0000-0000-0000-000000000000",
+        "rule": "00000000-0000-0000-0000-000000000000", "token": "00000000-0000-0000-0000-000000000000",
     }
     if route.startswith("workspaces/<str:ws>/memories/trash/<str:note>/"):
         values["note"] = world["trashed"]["id"]

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from webapp.views import home, instance, me, members, memory, playground
+from webapp.views import home, instance, me, members, memory, playground, tokens
 
 memory_urls = [
     path("", memory.memory_page, name="memory"),
@@ -35,6 +35,8 @@ urlpatterns = [
     path("", home.workspace_picker, name="home"),
     path("w/<str:ws>/", include(workspace_urls)),
     path("settings/memory/", me.my_memory_settings, name="my-memory-settings"),
+    path("settings/tokens/", tokens.my_tokens, name="my-tokens"),
+    path("settings/tokens/<str:token>/revoke/", tokens.my_token_revoke, name="my-token-revoke"),
     path("instance/rules/", instance.rules_page, name="instance-rules"),
     path("instance/rules/<str:rule>/edit/", instance.rule_edit, name="instance-rule-edit"),
     path("instance/rules/<str:rule>/delete/", instance.rule_delete, name="instance-rule-delete"),

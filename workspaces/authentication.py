@@ -2,7 +2,7 @@
 
 from rest_framework import authentication, exceptions
 
-from workspaces.tokens import token_user
+from workspaces.tokens import TokenExpired, token_user
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
@@ -14,7 +14,10 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             return None
         if len(header) != 2:
             raise exceptions.AuthenticationFailed("Send the header as 'Authorization: Token <key>'.")
-        user = token_user(header[1])
+        try:
+            user = token_user(header[1])
+        except TokenExpired as expired:
+            raise exceptions.AuthenticationFailed(expired.sentence) from None
         if user is None:
             raise exceptions.AuthenticationFailed("This API token is unknown or was revoked; create a new one.")
         return user, header[1]

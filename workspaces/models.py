@@ -106,14 +106,19 @@ class Bot(ControlModel):
 
 
 class ApiToken(ControlModel):
-    """An API token of a person or a bot. Only a SHA-256 digest of the key is stored."""
+    """An API token of a person or a bot. Only a SHA-256 digest of the key is stored.
 
+    ``public_id`` names a token in URLs (``/api/v1/me/tokens/{id}/``): the integer primary key
+    counts up, so it would tell how many tokens the instance has and invite guessing."""
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     digest = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=12)
     name = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)  # null: until revoked
     revoked_at = models.DateTimeField(null=True, blank=True)
 
 

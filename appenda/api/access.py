@@ -62,6 +62,7 @@ ENDPOINTS: dict[str, dict[str, Access]] = {
     "bot-detail": {"GET": agent("bots:read"), "PATCH": person("bots:read"), "PUT": person("bots:read"),
                    "DELETE": person("bots:read")},
     "bot-export": {"GET": person("bots:read")},
+    "bot-token-rotate": {"POST": person("bots:read")},  # owner or agents:manage: workspaces.tokens
     "table-list": {"GET": agent("tables:read"), "POST": person("tables:write")},
     "table-detail": {"GET": agent("tables:read")},
     "record-list": {"GET": agent("tables:read"), "POST": person("tables:write")},
@@ -98,6 +99,8 @@ ENDPOINTS: dict[str, dict[str, Access]] = {
     "instance-rule-detail": {"GET": agent(), "PATCH": person(), "PUT": person(), "DELETE": person()},
     "me": {"GET": agent()},
     "my-memory-settings": {"GET": person(), "PUT": person(), "PATCH": person()},
+    "my-token-list": {"GET": person(), "POST": person()},
+    "my-token-detail": {"DELETE": person()},
     "tool-list": {"GET": PUBLIC},
     "api-schema": {"GET": PUBLIC},
     "api-docs": {"GET": PUBLIC},
@@ -198,11 +201,22 @@ def _rule(actor, rule_ref: str):
     return rule_get(rule_ref)
 
 
+def _api_token(actor, token_ref: str):
+    """Outside workspaces there is no actor: only the id's shape is checked here (404), and the
+    view finds the token among the caller's own (``workspaces.tokens.token_get_own``), after
+    step 3 — so a bot's token gets 403 whichever id it sends, and learns nothing of any."""
+    from appenda.ids import parse_uuid
+    from workspaces.tokens import NO_SUCH_TOKEN
+
+    if parse_uuid(token_ref) is None:
+        raise NotFound(NO_SUCH_TOKEN)
+    return token_ref
+
 
 # URL keyword → how to find that object as the caller sees it; (URL name, keyword) overrides.
 OBJECT_RESOLVERS: dict[str, Callable] = {
     "note": _note, "change": _change, "turn": _turn, "user": _member, "bot": _bot, "table": _table,
-    "record": _record, "export": _export, "rule": _rule,
+    "record": _record, "export": _export, "rule": _rule, "token": _api_token,
 }
 OBJECT_RESOLVER_OVERRIDES: dict[tuple[str, str], Callable] = {
     ("memory-trash-restore", "note"): _trashed_note,

@@ -694,6 +694,7 @@ DRIVERS = {
     ("bots/<str:bot>/", "PUT"): lambda d: d.call("put", f"bots/{d.bot_with_notes().id}/", {"name": "Renamed"}),
     ("bots/<str:bot>/", "PATCH"): lambda d: d.call("patch", f"bots/{d.bot_with_notes().id}/", {"name": "Renamed"}),
     ("bots/<str:bot>/", "DELETE"): lambda d: d.call("delete", f"bots/{d.bot_with_notes().id}/?memory=delete"),
+    ("bots/<str:bot>/token/", "POST"): lambda d: d.call("post", f"bots/{d.bot_with_notes().id}/token/"),
     ("tables/", "POST"): lambda d: d.call("post", "tables/", {"name": "T", "columns": [{"name": "a", "kind": "text"}]}),
     ("tables/<str:table>/records/", "POST"): lambda d: d.call("post", f"tables/{d.table().id}/records/",
                                                              {"records": [{"status": "active"}]}),
