@@ -5,29 +5,37 @@ from __future__ import annotations
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
 )
 from rest_framework import status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from appenda.api.base import AppendaAPIView, WorkspaceAPIView
-from appenda.api.contract import parse
+from appenda.api.base import AppendaAPIView, WorkspaceAPIView, workspace_by_ref
+from appenda.api.contract import Choice, Contract, Text, parse
 from appenda.api.pagination import PageQuery, paginated
 from appenda.api.schema import errors, page_of
-from appenda.errors import Forbidden
-from memories import agent_undo, instance_rules, recall, services, turns
+from appenda.errors import DomainError, Forbidden
+from memories import agent_undo, idempotency, instance_rules, recall, services, turns
 from memories import contract as c
 from memories.models import Layer, Note
 from memories.presenters import agent_undo_json, note_json, rule_json, save_result_json, undo_handle
 from memories.selectors import member_notes_blind, memory_list_visible
-from memories.tools import tool_definitions
-from workspaces.capabilities import is_instance_admin
+from memories.tools import DEFAULT_FORMAT as DEFAULT_TOOL_FORMAT
+from memories.tools import FORMATS as TOOL_FORMATS
+from memories.tools import tool_definitions, tool_list_for_turn
+from workspaces.capabilities import actor_for, is_instance_admin
 from workspaces.services import membership_get
 
 
 def _save_status(result) -> int:
     return status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
+
+
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(idempotency.HEADER, str, OpenApiParameter.HEADER, required=False,
+                                             description=idempotency.KEY_DESCRIPTION)
 
 
 class TurnStartView(WorkspaceAPIView):
@@ -56,12 +64,17 @@ class TurnReadView(WorkspaceAPIView):
 class TurnMemorySaveView(WorkspaceAPIView):
     """The ``memory_save`` tool: saved, held for a person, or refused with a code."""
 
-    @extend_schema(request=c.NoteSaveIn, responses={200: c.SaveResultOut, 201: c.SaveResultOut,
-                                                     **errors(400, 403, 404, 429)})
+    @extend_schema(request=c.NoteSaveIn, parameters=[IDEMPOTENCY_KEY_PARAMETER],
+                   responses={200: c.SaveResultOut, 201: c.SaveResultOut, **errors(400, 403, 404, 409)})
     def post(self, request, ws, turn):
         fields = c.NoteSaveIn.service_fields(parse(c.NoteSaveIn, request.data))
-        result = services.memory_save(actor=self.actor, turn_id=turn, **fields)
-        return Response(save_result_json(self.workspace, result), status=_save_status(result))
+
+        def save():
+            result = services.memory_save(actor=self.actor, turn_id=turn, **fields)
+            return _save_status(result), save_result_json(self.workspace, result)
+
+        return idempotency.answer_once(request=request, actor=self.actor, endpoint=f"turns/{turn}/memory_save",
+                                       body=fields, save=save)
 
 
 class TurnMemorySearchView(WorkspaceAPIView):
@@ -123,12 +136,17 @@ class MemoryListView(WorkspaceAPIView):
                 items += list(notes)
         return paginated(request, self, items, _list_item_json)
 
-    @extend_schema(request=c.PersonNoteSaveIn, responses={200: c.SaveResultOut, 201: c.SaveResultOut,
-                                                           **errors(400, 403, 404)})
+    @extend_schema(request=c.PersonNoteSaveIn, parameters=[IDEMPOTENCY_KEY_PARAMETER],
+                   responses={200: c.SaveResultOut, 201: c.SaveResultOut, **errors(400, 403, 404, 409)})
     def post(self, request, ws):
         data = parse(c.PersonNoteSaveIn, request.data)
-        result = services.memory_save(actor=self.actor, bot_ref=data.get("bot"), **c.NoteSaveIn.service_fields(data))
-        return Response(save_result_json(self.workspace, result), status=_save_status(result))
+
+        def save():
+            result = services.memory_save(actor=self.actor, bot_ref=data.get("bot"),
+                                          **c.NoteSaveIn.service_fields(data))
+            return _save_status(result), save_result_json(self.workspace, result)
+
+        return idempotency.answer_once(request=request, actor=self.actor, endpoint="memories", body=data, save=save)
 
 
 class MemoryDetailView(WorkspaceAPIView):
@@ -238,13 +256,49 @@ class InstanceRuleDetailView(AppendaAPIView):
 
 
 class ToolListView(AppendaAPIView):
-    """The tools' definitions, for agent frameworks (a document, not a page of resources)."""
+    """The tools' definitions, for agent frameworks (a document, not a page of resources).
+
+    Public without ``turn``. With ``turn`` (and its ``workspace``) it is the caller's turn's
+    list: the three tools, or none while memory is off for that turn (R-RECALL-5)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: c.ToolOut(many=True)}, auth=[])
+    class Query(Contract):
+        error_codes = {"format": "invalid_format"}
+        error_sentences = {"format": f"format is one of {', '.join(TOOL_FORMATS)}."}
+
+        format = Choice(TOOL_FORMATS, required=False, default=DEFAULT_TOOL_FORMAT,
+                        help_text="openai: strict function tools; anthropic: Anthropic tools; mcp: MCP tools; "
+                                  "json-schema (default): {name, description, input_schema}.")
+        turn = Text(required=False, max_length=64, help_text="A turn of the caller: only its tools (none while "
+                                                             "memory is off for it). Needs workspace and a token.")
+        workspace = Text(required=False, max_length=64, help_text="The turn's workspace (id or slug).")
+
+    def perform_content_negotiation(self, request, force=False):
+        # ``format`` names the tools' format here, not a renderer (DRF's URL_FORMAT_OVERRIDE).
+        renderer = self.get_renderers()[0]
+        return renderer, renderer.media_type
+
+    @extend_schema(
+        parameters=[Query],
+        responses={200: PolymorphicProxySerializer(
+            component_name="ToolDefinition", serializers=[c.ToolOut, c.OpenAIToolOut, c.MCPToolOut],
+            resource_type_field_name=None, many=True), **errors(400, 401, 404, public=True)},
+        auth=[],
+    )
     def get(self, request):
-        return Response(tool_definitions())
+        query = parse(self.Query, request.query_params)
+        if query.get("turn") is None and query.get("workspace") is None:
+            return Response(tool_definitions(query["format"]))
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("A turn's tools are for the caller of the turn: send its token.")
+        for needed in ("turn", "workspace"):
+            if not query.get(needed):
+                raise DomainError(f"{needed} is required with {'workspace' if needed == 'turn' else 'turn'}.",
+                                  code="missing_field", field=needed)
+        workspace = workspace_by_ref(query["workspace"])
+        actor = actor_for(request.user, workspace) if workspace is not None else None
+        return Response(tool_list_for_turn(actor=actor, turn_id=query["turn"], fmt=query["format"]))
 
 
 class MeView(AppendaAPIView):

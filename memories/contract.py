@@ -288,10 +288,33 @@ class BlindDeleteOut(serializers.Serializer):
 
 
 class ToolOut(serializers.Serializer):
-    name = serializers.CharField()
+    """A tool as ``format=json-schema`` (the default) and ``format=anthropic`` give it."""
+
+    name = serializers.CharField(help_text="Like appenda_memory_save; the dotted appenda.memory_save is an alias.")
     description = serializers.CharField()
     input_schema = serializers.DictField(help_text="The arguments, as JSON Schema.")
-    parameters = serializers.DictField(help_text="The same schema, under the name OpenAI-style clients read.")
+
+
+class OpenAIFunctionOut(serializers.Serializer):
+    name = serializers.CharField()
+    description = serializers.CharField()
+    parameters = serializers.DictField(help_text="The arguments, as JSON Schema in OpenAI's strict form.")
+    strict = serializers.BooleanField()
+
+
+class OpenAIToolOut(serializers.Serializer):
+    """A tool as ``format=openai`` gives it: a strict function tool."""
+
+    type = serializers.ChoiceField(["function"])
+    function = OpenAIFunctionOut()
+
+
+class MCPToolOut(serializers.Serializer):
+    """A tool as ``format=mcp`` gives it (``tools/list``)."""
+
+    name = serializers.CharField()
+    description = serializers.CharField()
+    inputSchema = serializers.DictField(help_text="The arguments, as JSON Schema.")  # noqa: N815 (MCP's name)
 
 
 class MeOut(serializers.Serializer):

@@ -210,3 +210,25 @@ class Export(RegionModel):
     counts = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(db_index=True)
+
+
+class IdempotentAnswer(RegionModel):
+    """The first answer to a save sent with an ``Idempotency-Key`` (``memories.idempotency``).
+
+    Kept 24 h in the workspace's region, next to the note it answered for, and written in the
+    same transaction as that save: the unique key (workspace, caller, key) makes a second request
+    with the same key wait for the first and then replay its answer, never save twice.
+    Older rows are ignored and deleted on lookup, and by ``expire_held``.
+    """
+
+    caller_user_id = models.BigIntegerField()  # the account that sent the request (person or bot account)
+    key = models.CharField(max_length=255)
+    body_sha256 = models.CharField(max_length=64)  # of the endpoint and the canonical JSON body
+    status = models.PositiveSmallIntegerField()
+    answer = models.JSONField()
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["workspace_id", "caller_user_id", "key"], name="idempotency_key_once")
+        ]

@@ -37,7 +37,8 @@ _REASONS = (
     Reason("layer_not_allowed", "refuse", "You may not save to that layer here.", status=403),
     Reason("undo_needs_person", "refuse", "The person chose Always confirm: your own undo waits for them.",
            status=403),
-    Reason("turn_save_limit", "refuse", "This turn has made all the saves a turn may make.", status=429),
+    # 409, not 429: the limit is the turn's state, not a rate; waiting and retrying cannot help.
+    Reason("turn_save_limit", "refuse", "This turn has made all the saves a turn may make.", status=409),
     Reason("secret_detected", "refuse", "This note looks like it holds a secret; secrets never go into memory."),
     Reason("names_person", "refuse", "This note names a person of its table."),
     Reason("names_record", "refuse", "This note names a single record of its table."),

@@ -2,7 +2,7 @@
 
 validate → inspect (refusals) → decide (memories.policy) → write in one transaction → audit.
 
-The tool ``appenda.memory_save`` and a person's own save from the web app both call
+The tool ``appenda_memory_save`` and a person's own save from the web app both call
 ``memory_save``; edits and keeps run the same inspection. Nothing is half-written: the note,
 the turn's save count and the change set commit together or not at all.
 """

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from appenda.api.base import NOT_FOUND_SENTENCE, workspace_by_ref
+from appenda.db.outage import RETRY_AFTER_SECONDS
 from appenda.errors import DomainError, Forbidden
 from webapp.toasts import toast, toast_trigger
 from workspaces.capabilities import Actor, actor_for, is_instance_admin
@@ -47,16 +48,21 @@ def back_url(request, fallback: str) -> str:
 
 
 def error_response(request, error: DomainError, fallback: str):
-    """A DomainError as a page answer: 404 and 403 keep their status; others go back with a toast."""
+    """A DomainError as a page answer: 404 and 403 keep their status; others go back with a toast.
+    A 503 says when to try again (``Retry-After``), as the API's do."""
     if error.status == 404:
         raise Http404(error.detail)
+    retry = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.status == 503 else {}
     if request.htmx:
-        response = HttpResponse(status=error.status)
+        response = HttpResponse(status=error.status, headers=retry)
         return toast_trigger(response, error.detail, kind="error")
     if error.status == 403:
         return render(request, "403.html", {"detail": error.detail}, status=403)
     if request.method == "GET":  # going back could ask for this very page again
-        return render(request, "webapp/error.html", {"error": error}, status=error.status)
+        response = render(request, "webapp/error.html", {"error": error}, status=error.status)
+        for name, value in retry.items():
+            response[name] = value
+        return response
     toast(request, error.detail, kind="error")
     return redirect(back_url(request, fallback))
 

@@ -81,7 +81,9 @@ def data_error_response(exc: Exception) -> Response:
 def api_exception_handler(exc, context):
     request = context.get("request")
     if isinstance(exc, DomainError):
-        return Response(exc.as_dict(), status=exc.status)
+        # Every 503 says when to come back (export_failed, a local workspace file missing or locked…).
+        retry = {"Retry-After": str(RETRY_AFTER_SECONDS)} if exc.status == status.HTTP_503_SERVICE_UNAVAILABLE else None
+        return Response(exc.as_dict(), status=exc.status, headers=retry)
     if isinstance(exc, DataError) or (isinstance(exc, UnicodeEncodeError) and "surrogate" in exc.reason):
         return data_error_response(exc)
     if is_region_outage(exc):

@@ -23,11 +23,12 @@ ERROR_SENTENCES = {
     401: "No valid credentials: send `Authorization: Token <key>` (or sign in).",
     403: "Visible, but not allowed for this caller (`person_required` for a bot's token).",
     404: "No such object, or the caller may not see it.",
-    409: "The object changed or is in a state that does not allow this.",
+    409: "The object changed or is in a state that does not allow this (`turn_save_limit`: the turn made all "
+         "its saves; `idempotency_key_reused`: the Idempotency-Key was sent with another request).",
     410: "It existed, and has expired.",
     413: "The body is larger than this endpoint accepts.",
     428: "A precondition is required (the version the person saw).",
-    429: "Too many: a limit of this turn or caller was reached.",
+    429: "Too many requests from this caller right now; retry after `Retry-After` seconds.",
     503: "A region (or the control database) cannot be reached, or the server is overloaded; retry after "
          "`Retry-After` seconds.",
 }

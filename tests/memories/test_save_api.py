@@ -91,7 +91,7 @@ def test_R_SAVE_5_the_sixth_save_in_a_turn_is_refused(owner, eu_ws):
     for n in range(5):
         assert tool_save(client, eu_ws, turn["id"], key=f"k{n}", value=f"fact {n}").status_code == 201
     sixth = tool_save(client, eu_ws, turn["id"], key="k5", value="fact 5")
-    assert sixth.status_code == 429 and sixth.json()["code"] == "turn_save_limit"
+    assert sixth.status_code == 409 and sixth.json()["code"] == "turn_save_limit"
     assert notes_in(eu_ws).count() == 5
 
 

@@ -235,7 +235,7 @@ def test_R_RECALL_6_tool_schemas_tell_the_agent_what_not_to_save():
     from rest_framework.test import APIClient
 
     tools = APIClient().get("/api/v1/tools/").json()
-    assert [t["name"] for t in tools] == ["appenda.memory_save", "appenda.memory_search", "appenda.memory_undo"]
+    assert [t["name"] for t in tools] == ["appenda_memory_save", "appenda_memory_search", "appenda_memory_undo"]
     save = tools[0]
     assert "secrets" in save["description"] and "instructions" in save["description"]
     assert "one person" in save["description"]
