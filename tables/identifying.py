@@ -48,13 +48,14 @@ the note's length whatever the table's size. A matched row counts when:
   letters — counts only after a title: "Will the export run on May 3?" is not about Will May,
   "Ms. May approved it" is.
 
-The weak words (``COMMON_WORDS``) are a short hand-kept list, tuned on
-tests/data/people_corpus.json: its table holds real people called Will, May, Rose, Hope,
-Jordan, Grant, Summer, Bill, Mark, Frank and surnames like Lin, Hong, Song or Park, and its
-benign table and technical notes use those words ("Rose gold variants", "Hong Kong", "Julia
-is used for the pricing model"). The corpus test (tests/tables/test_identifying.py) prints
-the words behind every false refusal; a word goes on the list when it is more often a word
-than a name in notes about data (months, days, places, modal verbs, flowers, technologies).
+The weak words (``COMMON_WORDS``, memories/refusals/data/identifying_common_words.txt) are a
+short hand-kept list, tuned on tests/data/people_corpus.json: its table holds real people
+called Will, May, Rose, Hope, Jordan, Grant, Summer, Bill, Mark, Frank and surnames like Lin,
+Hong, Song or Park, and its benign table and technical notes use those words ("Rose gold
+variants", "Hong Kong", "Julia is used for the pricing model"). The corpus test
+(tests/tables/test_identifying.py) prints the words behind every false refusal; a word goes
+on the list when it is more often a word than a name in notes about data (months, days,
+places, modal verbs, flowers, technologies).
 Measured: without the list 67 of the 410 benign table notes (16%) are refused ("Will the
 report run…", "Hope this helps…", "Bill amounts…"); with it none are, and recall stays at
 99.8% (the one miss: "Hope from sales wants…", a weak first name with no title).
@@ -83,6 +84,7 @@ from memories.refusals.phrases import (
     phrases,
     word_tokens,
 )
+from memories.refusals.wordlists import words
 
 INDEXED_KINDS = frozenset({"person", "email", "phone", "id", "text"})
 WHOLE_VALUE_KINDS = frozenset({"email", "phone", "id"})
@@ -125,31 +127,9 @@ FUNCTION_WORDS = frozenset(
     "ten first last next his her hers him she its yes day days week weeks month year years time "
     "way top end".split()
 )
-# Common words that are also name parts (see the module docstring for how this list is kept).
-COMMON_WORDS = frozenset(
-    # given names and surnames that are English words
-    "will may rose hope grant bill mark frank summer young king lane page case chase price rich "
-    "cash miles major ray dean dawn grace faith joy art golden prime winter spring autumn fall "
-    "love sun song park long wing min jun gray grey green brown black white hall hill wood stone "
-    "field ford cook rice best street bell cross church rock star sky river storm rain angel "
-    "sunny honey chance justice liberty patience charity august june april "
-    # flowers, stones and colours that are given names
-    "lily iris ivy jade amber pearl ruby jasmine crystal daisy violet hazel holly heather olive "
-    "sage "
-    # places that are also names
-    "china paris jordan hong kong india georgia victoria sydney dallas austin jersey florence "
-    "lincoln washington houston denver phoenix orlando charlotte madison chelsea camden york "
-    "london berlin israel "
-    # technologies and products that are also names
-    "julia jackson django hugo ada pascal cassandra alexa siri claude jenkins kafka swift rust "
-    "travis karma celery sentry presto flink looker oracle apache "
-    # months, days and their abbreviations
-    "january february march july september october november december jan feb mar apr jul aug "
-    "sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues "
-    "wed thu thur thurs fri sat "
-    # name particles
-    "van von der den del della des dos das di du de la le bin binti ibn abu al el mac".split()
-)
+# Common words that are also name parts (see the module docstring for how this list is kept):
+# memories/refusals/data/identifying_common_words.txt.
+COMMON_WORDS = words("identifying_common_words")
 
 
 @dataclass(frozen=True)

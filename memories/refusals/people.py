@@ -17,21 +17,25 @@ Where the words come from (loaded once, lazily, on the first call; thread-safe; 
   package (MIT): all its locales written in Latin script (about 20,000 first names and
   25,000 surnames: Spanish, Portuguese, Nordic, Slavic, Turkish, Yoruba, Igbo, Hausa, Twi,
   Swahili, Zulu, Indonesian, Indian English ...), plus its Cyrillic lists transliterated,
-  plus a short list in this file of romanised Chinese, Japanese, Korean, Vietnamese,
-  Arabic, Persian, Indian and West African names that Faker only has in their own scripts
-  or not at all. Korean given names written as two syllables ("Min-jun", "Seoyeon") are
-  recognised from a list of syllables.
+  plus short lists (``data/people_extra_*.txt``) of romanised Chinese, Japanese, Korean,
+  Vietnamese, Arabic, Persian, Indian and West African names that Faker only has in their
+  own scripts or not at all. Korean given names written as two syllables ("Min-jun",
+  "Seoyeon") are recognised from a list of syllables.
 * **What is an English word**: the ~28,000 most frequent English words of the ``wordfreq``
   package (its small list, read from its data file). A name that is also one of the
   10,000 most frequent words ("Will", "May", "Grant", "Summer", "King", "Long") is
   *ambiguous*: it needs more evidence than a capital letter. Names frequent only *because*
-  they are names ("John", "David", "Maria") are listed here and stay plain names. A name
-  that only one language's list has and that is also a less frequent English word
-  ("Handler", "Decimal") is *word-like*: it too needs more evidence.
+  they are names ("John", "David", "Maria") are listed in ``data/people_common_names.txt``
+  and stay plain names. A name that only one language's list has and that is also a less
+  frequent English word ("Handler", "Decimal") is *word-like*: it too needs more evidence.
 * **Technology, companies and places** that are also names or surnames (Kafka, Jackson,
   Julia, Ruby, Jenkins, Django, Hugo, Cassandra, Claude, Paris, Sydney, Morgan Stanley
-  ...): listed here. They are never taken for a person unless the text says so plainly
-  ("ask Julia about", "Ms. Ruby", "Julia's birthday", "Julia Roberts").
+  ...): listed in ``data/people_tech*.txt`` and ``data/people_places.txt``. They are never
+  taken for a person unless the text says so plainly ("ask Julia about", "Ms. Ruby",
+  "Julia's birthday", "Julia Roberts").
+
+The hand-kept word lists are data files in ``memories/refusals/data/`` (read through
+``memories.refusals.wordlists``); the rules that use them stay here.
 
 The rules, on words written as names (capitalised, or lower case where a cue says so):
 
@@ -67,6 +71,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from memories.refusals.phrases import EMAIL_RE, strip_accents
+from memories.refusals.wordlists import entries, pairs, table, words
 
 __all__ = ["PersonMention", "find_person_mentions", "load"]
 
@@ -79,498 +84,69 @@ class PersonMention:
 
 
 # ---------------------------------------------------------------------------------------
-# Word lists written here. Keys are lower case, accents stripped.
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+# Word lists, kept as data in memories/refusals/data/people_*.txt (each file says where
+# its words come from). Keys are lower case, accents stripped. Read once, when this module
+# is imported (about 25 small files); the large Faker and wordfreq lists load on the first
+# call (see _get_lexicon).
 
 # Names that are among the most frequent English words only because they are names: they
-# stay plain names (rule 3 applies to them).
-_COMMON_NAMES = _words("""
-john david james michael george paul peter william robert thomas chris mike richard joe mary
-charles henry harry scott steve ben sam tony alex daniel jim adam andrew kevin matt edward
-joseph dan tim stephen eric sarah simon elizabeth donald jason alan jeff luke dave jimmy kelly
-andy charlie jane anthony arthur alexander francis gary roger ross allen clark anna gordon
-matthew patrick phil wayne walter ann johnny josh kate maria billy ian justin rick ali jon
-jonathan lawrence oscar sean graham lisa larry philip barry cameron jerry ted danny roy
-stewart albert carl laura mitchell nelson susan terry aaron emma greg jacob leo margaret mario
-bobby christopher oliver perry ron douglas fred jose ken amy barbara helen jennifer marie
-samuel stanley craig victor antonio jake jamie jessica keith benjamin blake michelle neil
-tommy harvey jeremy morris rachel eddie emily kyle nancy norman vincent nathan stuart juan
-ashley catherine dennis ralph carlos colin julie karen lucas marcus todd lucy spencer linda
-ellen hannah owen ruth wallace jesse nicholas harold angela bernard diana doug duncan derek
-hugh joan leonard malcolm amanda arnold bradley brandon caroline karl louise alfred julian
-luis nicole bryan claire lauren martha raymond janet katie monica rebecca sara adrian
-frederick pierre annie isaac liam noah vladimir dylan logan hudson lloyd marc russell moses
-abraham joel casey pete ellis emma olivia sophia isabella mia ava chloe zoe priya
-williams jones davis wilson miller lewis johnson smith brown taylor anderson thompson moore
-jackson white harris martin garcia martinez robinson clark rodriguez lee walker hall allen
-young king wright lopez hill scott green adams baker gonzalez nelson carter mitchell perez
-roberts turner phillips campbell parker evans edwards collins stewart sanchez morris rogers
-reed cook morgan bell murphy bailey rivera cooper richardson cox howard ward torres peterson
-gray ramirez james watson brooks kelly sanders price bennett wood barnes ross henderson
-coleman jenkins perry powell long patterson hughes flores washington butler simmons foster
-gonzales bryant alexander russell griffin diaz hayes kim chen wang li zhang liu singh kumar
-patel khan nguyen
-""") - _words(
-    "will may mark bill grant hope rose summer frank lane young king long white "
-    "brown green wood hill bell price cook reed hall gray ward rice"
-)
+# stay plain names (rule 3). Less those that are frequent words first ("Will", "Grant").
+_COMMON_NAMES = words("people_common_names") - words("people_common_names_ambiguous")
 
 # Common words that are names too: ambiguous even when wordfreq does not rank them high
 # (the frequent ones are found through wordfreq).
-_AMBIGUOUS_EXTRA = _words("""
-will may mark bill grant hope rose summer frank lane young king jordan china paris jack
-chase faith grace joy honor honour mercy charity patience prudence liberty justice trinity
-destiny harmony melody serenity felicity unity verity dawn sky storm river ocean rain autumn
-winter spring april june august art guy drew rob pat sue don nick chip chuck bud buck hank
-dale glen cliff ray rod gene sterling penny cash price bell page case ford major general
-prince duke earl baron marshal dean bishop pastor judge deacon mayor sandy rusty dusty misty
-sunny stormy ivy holly lily daisy violet amber ruby crystal jade pearl opal ginger candy
-honey coral hazel olive jasmine iris poppy fern willow rosemary heather basil sage angel
-max min val sol sonny chance miles wade pierce miller smith baker turner carter hunter mason
-cooper walker fisher porter butler weaver archer tanner palmer harper parker taylor sawyer
-shepherd fuller stone wood hill field hall park brook brooks banks rivers waters woods
-fields street lake glenn forest heath marsh moss rock cliff ridge grove vale
-black white green brown gray grey gold silver
-""")
+_AMBIGUOUS_EXTRA = words("people_ambiguous_extra")
 
 # Software, services, companies and products that are also first names, surnames or
 # words of a name. Never a person on their own (see the module docstring).
-_TECH = _words("""
-kafka apache django jackson ruby rails julia pandas flask spring boot hadoop jenkins ansible
-grafana kubernetes airflow celery redis postgres postgresql mysql mongo mongodb oracle sap
-spark flink storm samza beam kylin druid pinot superset metabase redash looker tableau
-sisense domo qlik alteryx dbt fivetran stitch segment amplitude mixpanel heap pendo gainsight
-marketo pardot eloqua salesforce hubspot zendesk stripe twilio okta auth0 slack zoom dropbox
-workday snowflake databricks heroku netlify vercel cloudflare akamai fastly sentry rollbar
-datadog prometheus loki tempo mimir thanos cortex jaeger zipkin kibana logstash fluentd beats
-nginx caddy traefik gunicorn uvicorn bokeh plotly altair vega seaborn matplotlib numpy scipy
-sklearn keras theano caffe torch pytorch tensorflow jax rust go golang elixir erlang haskell
-scala kotlin swift dart perl lua nim zig crystal ada pascal delphi fortran cobol clojure
-jupyter colab sage maple mathematica octave stata hive pig oozie sqoop flume zookeeper
-ambari hue tez impala kudu presto trino iceberg hudi delta terraform pulumi vault consul
-nomad packer vagrant docker podman helm argo istio envoy linkerd rancher openshift tekton
-spinnaker harness travis circle drone bamboo hudson sonar sonarqube gradle maven ivy ant
-bazel buck pants jasmine karma mocha chai jest enzyme cypress selenium appium playwright
-puppeteer webpack babel vite rollup parcel esbuild react angular vue svelte ember backbone
-jquery node deno bun express nest next nuxt gatsby hugo jekyll sphinx mkdocs docusaurus
-hexo meta alexa siri cortana watson jarvis ollama llama mistral falcon gemma gemini claude bard
-copilot devin cody cursor tabnine phi qwen grok sonnet haiku opus gpt chatgpt openai
-anthropic athena aurora neptune polly lex kendra macie cosmos vertex atlas apollo phoenix
-hermes luigi dagster prefect kedro mlflow kubeflow ray dask modin polars arrow parquet avro
-orc protobuf thrift grpc graphql kotlin android ios macos linux ubuntu debian fedora centos
-redhat alpine arch gentoo windows azure aws gcp google amazon microsoft apple netflix
-spotify uber lyft airbnb expedia marriott hilton hyatt disney warner paramount pixar boeing
-airbus siemens bosch philips schneider michelin goodyear pirelli ferrari porsche mercedes
-benz bmw audi volkswagen toyota honda nissan mazda subaru suzuki mitsubishi hyundai kia
-samsung sony nintendo toshiba hitachi panasonic canon nikon fujitsu yamaha kawasaki lenovo
-huawei xiaomi alibaba tencent baidu bytedance tiktok wechat weibo dell cisco intel nvidia
-adobe shopify atlassian jira confluence trello asana notion figma miro canva walmart costco
-kroger target tesco sainsbury aldi lidl carrefour ikea lego maersk volvo ericsson nokia
-wipro infosys tata mahindra reliance adani deloitte accenture gartner nielsen bloomberg
-reuters goldman sachs morgan stanley merrill lynch schwab fidelity vanguard blackrock
-barclays lloyds santander hsbc citi wells fargo kellogg heinz nestle danone unilever pepsi
-coca cola starbucks mcdonald mcdonalds wendy wendys dunkin chipotle domino dominos dyson
-kohler hershey tyson campbell johnson elasticsearch elastic opensearch solr lucene kinesis
-lambda fargate redshift bigquery dataflow spanner bigtable firestore firebase synapse
-purview supabase neon planetscale cockroach cockroachdb clickhouse duckdb sqlite mariadb
-cassandra scylla couchbase couchdb dynamo dynamodb neo4j memcached rabbitmq activemq
-zeromq nats pulsar kinesis splunk newrelic pagerduty opsgenie grafana statuspage jenkinsfile
-github gitlab bitbucket gitea sourcetree vscode vim emacs intellij pycharm eclipse xcode
-postman insomnia swagger openapi wireshark tailscale wireguard openvpn zscaler crowdstrike
-paloalto fortinet okta ping duo yubikey lastpass bitwarden onepassword keepass
-""")
+_TECH = words("people_tech")
 
 # Multi-word tech, company and place names (checked as whole phrases before the rules).
-_TECH_PHRASES = [
-    "spring boot",
-    "spring security",
-    "spring cloud",
-    "apache kafka",
-    "apache spark",
-    "ruby on rails",
-    "jackson databind",
-    "goldman sachs",
-    "morgan stanley",
-    "wells fargo",
-    "jenkins x",
-    "grafana loki",
-    "harley davidson",
-    "rolls royce",
-    "mercedes benz",
-    "johnson johnson",
-    "procter gamble",
-    "ernst young",
-    "hewlett packard",
-    "dow jones",
-    "charles schwab",
-    "merrill lynch",
-    "lloyds bank",
-    "marks spencer",
-    "tim hortons",
-    "ben jerry",
-    "walt disney",
-    "van cleef",
-    "louis vuitton",
-    "calvin klein",
-    "ralph lauren",
-    "tommy hilfiger",
-    "hugo boss",
-    "estee lauder",
-    "jack daniels",
-    "ronald mcdonald",
-    "san jose",
-    "san diego",
-    "san francisco",
-    "san antonio",
-    "santa clara",
-    "santa monica",
-    "santa fe",
-    "st louis",
-    "saint louis",
-    "st paul",
-    "saint paul",
-    "los angeles",
-    "las vegas",
-    "fort worth",
-    "fort collins",
-    "salt lake",
-    "new york",
-    "new jersey",
-    "new orleans",
-    "new mexico",
-    "hong kong",
-    "kuala lumpur",
-    "rio de janeiro",
-    "buenos aires",
-    "sao paulo",
-    "costa rica",
-    "puerto rico",
-    "el salvador",
-    "sri lanka",
-    "saudi arabia",
-    "south africa",
-    "new zealand",
-    "north carolina",
-    "south carolina",
-    "north dakota",
-    "south dakota",
-    "west virginia",
-    "rhode island",
-    "cape town",
-    "mount vernon",
-    "palo alto",
-    "menlo park",
-    "mountain view",
-    "beverly hills",
-    "king county",
-    "kings cross",
-    "golden week",
-    "rose bowl",
-    "rose gold",
-    "memorial day",
-    "labor day",
-    "columbus day",
-    "boxing day",
-    "christmas day",
-    "jupyter notebook",
-    "julia lang",
-    "visual studio",
-    "google sheets",
-    "power bi",
-    "amazon aurora",
-    "amazon athena",
-    "aws lambda",
-    "azure devops",
-    "github actions",
-]
+_TECH_PHRASES = list(entries("people_tech_phrases"))
 
-_PLACES = _words("""
-paris london berlin madrid rome milan munich hamburg vienna zurich geneva amsterdam
-brussels dublin lisbon porto barcelona valencia seville lyon marseille nice prague warsaw
-krakow budapest bucharest sofia athens istanbul ankara moscow kyiv kiev stockholm oslo
-copenhagen helsinki reykjavik tallinn riga vilnius china india japan korea vietnam
-thailand indonesia malaysia singapore philippines taiwan australia sydney melbourne
-brisbane perth adelaide darwin canberra auckland wellington christchurch canada toronto
-vancouver montreal ottawa calgary regina victoria kingston hamilton usa america texas
-california florida georgia virginia carolina dakota washington oregon nevada arizona utah
-colorado montana idaho wyoming alaska hawaii ohio michigan indiana illinois kentucky
-tennessee alabama mississippi louisiana arkansas missouri iowa minnesota wisconsin kansas
-nebraska oklahoma maine vermont massachusetts connecticut delaware maryland pennsylvania
-jersey york boston chicago houston dallas austin denver phoenix seattle portland atlanta
-miami orlando tampa charlotte raleigh nashville memphis detroit cleveland columbus
-cincinnati pittsburgh philadelphia baltimore richmond madison lincoln omaha tulsa jackson
-savannah augusta charleston florence eugene tyler marion aurora alexandria elizabeth
-brooklyn manhattan queens bronx mexico brazil argentina chile peru colombia lima santiago
-bogota quito caracas cordoba egypt cairo jordan israel lebanon syria iraq iran dubai
-qatar doha kuwait oman bahrain riyadh jeddah nigeria lagos abuja ghana accra kenya
-nairobi ethiopia tanzania uganda rwanda morocco tunisia algeria senegal dakar shanghai
-beijing shenzhen guangzhou hangzhou chengdu wuhan nanjing tianjin xian tokyo osaka kyoto
-yokohama nagoya seoul busan hanoi saigon bangkok jakarta manila mumbai delhi bangalore
-bengaluru chennai hyderabad pune kolkata karachi lahore dhaka chelsea hollywood europe
-asia africa emea apac latam americas sahara siberia patagonia
-""")
-
-_CALENDAR = _words("""
-monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs
-fri sat sun january february march april may june july august september october november
-december jan feb mar apr jun jul aug sep sept oct nov dec christmas easter
-""")
+_PLACES = words("people_places")
+_CALENDAR = words("people_calendar")
 
 # Teams, departments and groups: "ask Finance", "email Support" do not name a person.
-_GROUPS = _words("""
-finance legal support sales marketing accounting accounts hr people ops operations devops
-engineering eng product design data analytics compliance audit billing payroll management
-procurement purchasing security it infra infrastructure platform sre qa research
-leadership exec execs executives board everyone everybody someone somebody anyone nobody
-team teams staff admin admins administrator ops oncall customer customers client clients
-vendor vendors partner partners user users management helpdesk desk service services
-facilities reception recruiting talent growth revenue treasury tax risk privacy trust
-safety editorial content comms communications pr press media brand creative web mobile
-backend frontend ml ai bi dba dbas sales-ops revops finops secops netops it-ops
-""")
+_GROUPS = words("people_groups")
 
 # Function words: never a name, whatever a name list says ("The", "Can", "An").
-_FUNCTION = _words("""
-the a an and or but nor if of in on at to for from by with as is are was were be been being
-it its this that these those he she they we you i me my mine our ours your yours their
-theirs his her hers them us him not no yes do does did done so than then there here what
-which who whom whose when where why how all any each every some such only also just very
-can could should would must might shall has have had use used using set get got new old see
-per via into onto over under about after before again once up down out off more most less
-least much many few other another same own both either neither too still yet already
-""")
+_FUNCTION = words("people_function_words")
 
-_TITLES = _words("""
-mr mrs ms miss mx dr doctor prof professor sir dame madam madame mme mlle herr frau senor
-senora senorita sra srta signor signora monsieur sheikh sheikha rev reverend lady lord
-""")
-_PARTICLES = _words(
-    "van von der den de del della la le du dos das da di bin binti ibn bint "
-    "al el ter ten zu af av y e"
-)
+_TITLES = words("people_titles")
+_PARTICLES = words("people_particles")
 
 # Before a name: words that say a person follows ("ask Will", "my manager Grant").
-_PRE_PERSONAL = _words("""
-ask asked asking tell told telling ping pinged remind reminded thank thanks thx cc bcc
-congratulate invite invited meet met greet hi hello hey dear mentor introduce interview
-interviewed hire hired fire fired manager boss lead colleague coworker co-worker teammate
-wife husband partner spouse girlfriend boyfriend fiance fiancee son daughter mother father
-mom mum dad sister brother friend assistant director supervisor intern cousin uncle aunt
-nephew niece grandma grandpa grandmother grandfather doctor dentist landlord neighbor
-neighbour ceo cfo cto coo cio cmo vp svp evp pm chair chairman chairwoman founder cofounder
-""")
+_PRE_PERSONAL = words("people_pre_personal")
 # Two-word cues ("meeting with", "talk to" ...): the last word before the name is the key.
-_PRE_PERSONAL_PAIRS = {
-    ("meeting", "with"),
-    ("lunch", "with"),
-    ("dinner", "with"),
-    ("coffee", "with"),
-    ("call", "with"),
-    ("chat", "with"),
-    ("talk", "to"),
-    ("talk", "with"),
-    ("speak", "to"),
-    ("speak", "with"),
-    ("spoke", "to"),
-    ("spoke", "with"),
-    ("talked", "to"),
-    ("check", "with"),
-    ("checked", "with"),
-    ("sync", "with"),
-    ("synced", "with"),
-    ("loop", "in"),
-    ("escalate", "to"),
-    ("assigned", "to"),
-    ("assign", "to"),
-    ("owned", "by"),
-    ("reviewed", "by"),
-    ("approved", "by"),
-    ("requested", "by"),
-    ("reported", "by"),
-    ("signed", "by"),
-    ("sent", "by"),
-    ("hand", "to"),
-    ("handed", "to"),
-    ("reach", "out"),
-    ("follow", "up"),
-    ("according", "to"),
-    ("thanks", "to"),
-    ("on", "behalf"),
-    ("say", "hi"),
-    ("catch", "up"),
-    ("one", "with"),
-    ("1:1", "with"),
-    ("appointment", "with"),
-    ("interview", "with"),
-    ("meet", "with"),
-    ("met", "with"),
-    ("work", "with"),
-    ("works", "with"),
-    ("working", "with"),
-    ("married", "to"),
-}
+_PRE_PERSONAL_PAIRS = pairs("people_pre_personal_pairs")
 # Contact verbs: a person or a system may follow ("email Yusuf", "call Okta").
-_PRE_CONTACT = _words(
-    "email emailed e-mail mail mailed call called phone phoned text texted "
-    "message messaged dm dmed contact contacted"
-)
+_PRE_CONTACT = words("people_pre_contact")
 # Weaker: they say a person may follow, enough only for a lower-case known name.
-_PRE_WEAK = _words("with to for from by and or per visit see via")
-_PRE_SKIP = _words("is was are were named")  # "my manager is Will"
+_PRE_WEAK = words("people_pre_weak")
+_PRE_SKIP = words("people_pre_skip")  # "my manager is Will"
 # Before a tech name that is also a name, only words said to people count ("ask Julia",
 # "my manager Ruby"), not "thanks to Kafka" or "owned by Jenkins".
-_PRE_PEOPLE_ONLY = _PRE_PERSONAL - _words(
-    "thank thanks thx fire fired hire hired lead partner intern founder cofounder"
-)
+_PRE_PEOPLE_ONLY = _PRE_PERSONAL - words("people_pre_not_people_only")
 
 # After a name: "Will said", "May prefers", "Grant is on leave", "Jordan from sales".
-_POST_VERBS = _words("""
-said says asked asks told tells thinks thought mentioned mentions prefers preferred likes
-liked loves loved hates hated dislikes disliked wants wanted wishes wished feels felt
-agreed agrees complained complains suggested suggests recommended recommends promised
-promises replied replies emailed texted phoned signed joined resigned retired quit
-insists insisted confirmed confirms noted notes explained explains decided decides
-requested requests reported expects expected
-""")
+_POST_VERBS = words("people_post_verbs")
 # The same without the words that are also plural nouns ("Short replies", "Page likes",
 # "Release notes"): for ambiguous and unknown words.
-_POST_VERBS_STRICT = _POST_VERBS - _words("""
-likes liked loves loved hates hated wishes wished notes noted requests requested reported
-replies expects expected decides decided confirms confirmed explains
-explained asks insists suggests recommends promises complains agrees feels mentions tells
-thinks dislikes
-""")
-_POST_STATE = _words(
-    "out sick allergic vegan vegetarian pregnant away off retiring leaving "
-    "back travelling traveling ooo pto"
-)
-_PERSON_NOUNS = _words("""
-birthday bday wife husband partner spouse kids kid children child son daughter mom mum dad
-mother father family sister brother boyfriend girlfriend phone cell mobile number email
-address home flight vacation holiday leave manager boss desk calendar schedule
-preference preferences anniversary wedding baby dog cat allergy allergies health salary
-office diet surgery doctor assistant parents
-""")
-_DEPT_PREPS = _words("from at")
-_KOREAN_SYLLABLES = _words("""
-min jun seo yeon ji woo do hyun ha eun jae won soo ah ye jin sung hoon tae yang mi rae
-dong yoo na seung ho hye young jung hee kyung sook ja chul sang jong kyu hwan bin hyuk
-joon kwang yong gyu su yun bo ra ri rin chan wook seok sik geun il yeong hyo jeong ye
-chae da so yu eun hae gi ki nam in sun hwa myung myeong byung han kyu dae jun seong
-""")
+_POST_VERBS_STRICT = _POST_VERBS - words("people_post_verbs_plural_nouns")
+_POST_STATE = words("people_post_state")
+_PERSON_NOUNS = words("people_person_nouns")
+_DEPT_PREPS = words("people_dept_preps")
+_KOREAN_SYLLABLES = words("people_korean_syllables")
 
 # Romanised names that Faker has only in their own scripts, or not at all.
-_EXTRA_FIRST = _words("""
-wei fang min jing li lei jun yan hao hui ying xin yu yi jie tao ming hong ping qiang lin na
-xiaoming xiaoyu xiaohong zihan haoran yichen yuxuan zhiwei jiahao xinyi yuting jiayi yutong
-ruolan shuang zhenyu junjie jianguo guoqiang lihua xiuying guiying xiulan yulan jianhua
-jianping haiyan xiaoyan lijuan yanping chunmei hongmei meiling xiaohui wenjie haoyu zixuan
-yuhang zhihao chenxi ruoxi yiming jiaxin shiyu mingyu xiaolong tianyi yifan kexin jingyi
-siyu wenhao qian mei
-haruto yuto sota yuki hayato haruki ryota kaito takumi kenta daiki sho shota kenji takeshi
-hiroshi satoshi takashi akira kazuki yusuke ryo ren riku hinata yui aoi hina yuna sakura
-rin mio saki misaki ayumi naomi emi keiko yoko yumi akiko tomoko hiroko kumiko mayumi aya
-nanami haruka mitsuki tsubasa kenichi koji masato naoki tetsuya makoto yoshiro daisuke
-minh thuy anh huong duc linh quang tuan hieu ngoc khanh phuong thanh trang dung hoa bao
-thao nhung vy hung nam hai trung quynh hang hanh hien hue loan nga nhi oanh tam tham thoa
-tien uyen vinh xuan yen dat khoa kiet phuc phong quoc thang thinh toan
-mohammed mohammad muhammad mohamed ahmed ahmad omar umar yusuf youssef ibrahim khalid
-hassan hussein hussain abdullah abdul abdulrahman abdulaziz karim kareem tariq faisal rami
-samir nabil walid waleed majid saeed salim mustafa mahmoud hamza bilal zaid ziad amr
-yasser adel fadi ghassan jamal kamal khaled marwan osama qasim rashid sami tamer wael
-fatima fatma aisha ayesha mariam maryam layla leila noor nour zainab zeinab salma huda
-yasmin yasmine rania lina dina hana hanan reem rima amal amira asma dalia farah ghada
-iman jamila lubna manal nadia najwa rasha rawan samira suha wafa zahra
-chidi ngozi emeka oluwaseun adaeze folake tunde chiamaka ifeanyi yetunde obinna funmilayo
-babajide amaka segun nneka kelechi bukola uche temitope chinonso chukwuemeka olumide
-damilola ayodele abimbola oluwatobi chinedu nkechi kwame kofi kwabena akosua efua abena
-yaw ama wanjiru wambui njeri achieng otieno baraka zawadi kamau kipchoge
-priya rahul ananya arjun deepika vikram sneha rohan kavya aditya lakshmi sanjay meera
-karthik divya suresh pooja nikhil anjali venkatesh harpreet gurpreet ishaan tanvi
-reza hossein mehdi hamid dariush darius arash kamran babak farhad behnam shirin parisa
-fatemeh niloufar nasrin roya mahsa ladan golnar bahram cyrus
-""")
-_EXTRA_LAST = _words("""
-wang li zhang liu chen yang huang zhao wu zhou xu sun ma zhu hu guo he lin gao luo zheng
-liang xie song tang deng han feng cao peng zeng xiao tian dong pan yuan cai jiang yu du ye
-cheng wei su lu ding ren shen yao zhong cui tan fan qian qiu gu hou shao meng duan qin kong
-bai mao jia xue yan dai mo fu fang jin shi xiong zou
-sato suzuki takahashi tanaka watanabe ito yamamoto nakamura kobayashi kato yoshida yamada
-sasaki yamaguchi matsumoto inoue kimura hayashi shimizu yamazaki mori abe ikeda hashimoto
-yamashita ishikawa nakajima maeda fujita ogawa goto okada hasegawa murakami kondo ishii
-saito sakamoto endo aoki fujii nishimura fukuda ota miura fujiwara okamoto matsuda
-nakagawa nakano harada ono tamura takeuchi kaneko wada nakayama ishida ueda morita hara
-shibata sakai kudo yokoyama miyazaki miyamoto uchida takagi ando taniguchi maruyama imai
-fujimoto takeda murata ueno sugiyama masuda sugawara hirano otsuka chiba kubo matsui
-iwasaki sakurai kinoshita noguchi matsuo nomura kikuchi sano onishi sugimoto arai
-kim lee park choi jung jeong kang cho yoon jang lim oh seo shin kwon hwang ahn yoo hong
-jeon ko moon son bae baek heo nam noh kwak sung cha joo woo ryu chae won chun bang byun
-nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh lam
-mai trinh luu quach doan
-haddad khoury mansour nasser saleh hamdan farouk aziz khalil darwish suleiman najjar awad
-masri farsi qureshi hashemi tahan qasim shaikh sheikh siddiqui chaudhry chaudhary rashid
-okafor okonkwo adeyemi balogun eze ogunleye nwosu adebayo chukwu okoro afolabi ibekwe
-olawale uzor akande onyeka bello abubakar oladipo oyelaran nnamdi mensah asante owusu
-boateng osei agyeman mwangi odhiambo njoroge kiplagat ochieng wafula appiah darko kimani
-otieno kamau
-sharma patel iyer reddy nair gupta singh kumar mehta rao menon chatterjee banerjee desai
-joshi pillai krishnan subramanian agarwal kapoor bhattacharya venkataraman srinivasan
-hosseini moradi rahimi karimi tehrani ahmadi mohammadi rezaei jafari mousavi sadeghi
-ghorbani rostami kazemi ebrahimi nouri azizi bagheri amini
-""")
+_EXTRA_FIRST = words("people_extra_first_names")
+_EXTRA_LAST = words("people_extra_surnames")
 
 # Role and system local parts of email addresses.
-_EMAIL_ROLES = _words("""
-info support help helpdesk sales admin billing invoices invoice accounts ap ar noreply
-no-reply donotreply do-not-reply team hello contact office hr jobs careers press media
-marketing ops devops it security abuse postmaster webmaster root alerts alert notifications
-notify reports report data analytics finance legal privacy compliance service services
-orders order shop store feedback newsletter news updates bot system mailer daemon test
-""")
+_EMAIL_ROLES = words("people_email_roles")
 
-_CYRILLIC = {
-    "а": "a",
-    "б": "b",
-    "в": "v",
-    "г": "g",
-    "ґ": "g",
-    "д": "d",
-    "е": "e",
-    "ё": "e",
-    "є": "ye",
-    "ж": "zh",
-    "з": "z",
-    "и": "i",
-    "і": "i",
-    "ї": "yi",
-    "й": "y",
-    "к": "k",
-    "л": "l",
-    "м": "m",
-    "н": "n",
-    "о": "o",
-    "п": "p",
-    "р": "r",
-    "с": "s",
-    "т": "t",
-    "у": "u",
-    "ф": "f",
-    "х": "kh",
-    "ц": "ts",
-    "ч": "ch",
-    "ш": "sh",
-    "щ": "shch",
-    "ъ": "",
-    "ы": "y",
-    "ь": "",
-    "э": "e",
-    "ю": "yu",
-    "я": "ya",
-}
+_CYRILLIC = table("people_cyrillic")
 
 # ---------------------------------------------------------------------------------------
 # Lexicon: loaded once.
@@ -633,7 +209,7 @@ def _name_parts(name: str) -> list[str]:
 
 # Faker locales whose names are only in a script that is neither Latin nor Cyrillic (and
 # that have no romanised list): not loaded, to save time.
-_NON_LATIN_FAKER_LANGUAGES = frozenset("ar bn el fa gu he hi hy ka ko mr ne or si ta th".split())
+_NON_LATIN_FAKER_LANGUAGES = words("people_faker_non_latin_languages")
 
 
 def _faker_names() -> tuple[set[str], set[str], set[str]]:

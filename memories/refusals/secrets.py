@@ -70,6 +70,8 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memories.refusals.wordlists import words
+
 __all__ = ["SecretFinding", "find_secrets"]
 
 
@@ -271,37 +273,7 @@ def _looks_random_symbols(value: str) -> bool:
 # ============================================================================================
 
 # Words that follow "password:" / "token is" in talk *about* credentials, not in credentials.
-_COMMON_WORDS = frozenset(
-    """
-    a an the this that these those it its is are was were be been being am do does did done
-    not no yes none null nil true false on off enabled disabled enable disable required optional
-    and or but if then else when while for to of in on at by with without from into onto via per
-    as so than too very just only also still already again ever never always sometimes often
-    same different other another any some all each every both either neither more less most least
-    must should shall will would can could may might need needs needed has have had having
-    set unset reset resets resetting rotated rotate rotates rotation rotating changed change changes
-    expired expire expires expiry expiring expiration updated update updates stored store stores
-    kept keep keeps saved save saves hashed hash hashes hashing salted salt encrypted encrypt
-    encryption decrypted masked hidden redacted removed deleted missing empty blank invalid valid
-    wrong correct incorrect weak strong long short new old current previous default initial
-    temporary permanent manual manually automatic automatically managed handled generated
-    provided supplied given shared sent stolen leaked compromised exposed visible
-    see check ask use used using uses found find look looked available unavailable
-    here there where what which who whom whose why how
-    please note todo tbd fixme unknown unchanged pending active inactive locked unlocked
-    policy policies rules rule length minimum maximum min max chars characters character digits
-    field fields column columns form forms input inputs value values type types
-    login logins user users account accounts admin admins manager managers vault vaults
-    sso saml oauth oidc okta auth0 ldap keycloak azure google github aws gcp doppler 1password
-    lastpass bitwarden keychain keeper dashlane env environment variable variables secret secrets
-    bcrypt argon2 argon2id scrypt pbkdf2 sha256 sha512 sha1 md5 plaintext cleartext plain text
-    through therefore because since until after before during within between about above below
-    every daily weekly monthly quarterly yearly annually hourly
-    one two three four five first second last next own usual like name names our your their his
-    her my me we you they them us he she i asked asks told tell says said gave give
-    get got gets make made works work working broken fine ok okay good bad sure now later soon
-    """.split()
-)
+_COMMON_WORDS = words("secrets_common_words")  # data/secrets_common_words.txt
 _PLACEHOLDER_RE = _compile(
     r"""^(?:
         <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |
