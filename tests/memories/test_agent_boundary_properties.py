@@ -6,9 +6,10 @@ with API tokens), an instance admin who is not a member, two bots (the editor's 
 and a table with a person record. Hypothesis then runs random sequences of calls by every caller
 kind: turns of every kind (people naming bots they do and do not own, bots naming themselves or
 the other bot, messaging turns naming a shared conversation), reads that taint them, the turn
-tools (save, search, the agent's undo) — also with someone else's turn id — and the people's
-endpoints (list, detail, edit, delete, keep with the version seen, undo, forget, restore, export,
-audit, the bot's memory choice, the workspace switch, one's own settings).
+tools (save, search, the agent's undo of one change or of its whole turn, a chat sender's confirm)
+— also with someone else's turn id — and the people's endpoints (list, detail, edit, delete, keep
+with the version seen, undo, forget, restore, export, audit, the bot's memory choice, the
+workspace switch, one's own settings).
 
 Every saved text carries a unique marker (``fact-<10 hex>``), so the model knows who wrote it, in
 which turn, and where it landed (read back from the region database after every call). After
@@ -545,7 +546,8 @@ class AgentBoundary(RuleBasedStateMachine):
         if kind == "messaging":
             payload["channel"] = {"platform": "slack", "conversation": turn["conversation"],
                                   "chat_kind": turn["chat_kind"],
-                                  "sender": {"id": f"{caller}-phone", "paired": turn["paired"]}}
+                                  "sender": {"id": f"{caller}-phone", "paired": turn["paired"],
+                                             "can_confirm": turn["paired"]}}
         acting_bot = caller if caller in BOTS else bot
         info = TurnInfo(caller, BOT_OWNER[acting_bot] if acting_bot else caller, acting_bot, kind,
                         turn.get("conversation"), asked=turn)
@@ -605,9 +607,11 @@ class AgentBoundary(RuleBasedStateMachine):
                 f"R-TAINT-5: {caller} searched in {turn} and got {response.status_code}; expected 404")
 
     @precondition(lambda self: self.changes)
-    @rule(agent=AGENT, pick=PICK, by=TURN_USER, change=PICK, whose=st.sampled_from(("its own", "its own", "any")))
+    @rule(agent=AGENT, pick=PICK, by=TURN_USER, change=PICK,
+          whose=st.sampled_from(("its own", "its own", "any", "the whole turn")))
     def undo_in_turn(self, agent, pick, by, change, whose):
-        """The agent's own undo (R-AGENT-3): changes its turns made; held in a tainted turn."""
+        """The agent's own undo (R-AGENT-3): one change its turns made (``memory_undo``), or all
+        its turn saved (``…/turns/{turn}/undo/``); held in a tainted turn."""
         _STEPS["rule undo_in_turn"] += 1
         turn = self._turn_of(agent, pick)
         if turn is None:
@@ -616,21 +620,46 @@ class AgentBoundary(RuleBasedStateMachine):
         target = self._pick(own if whose == "its own" and own else self.changes, change)
         caller = by or turn.caller
         active_before = self._active_notes()
-        response = self._call(caller, "post", f"turns/{turn.id}/memory_undo/", {"change": target.id}, turn=turn)
+        if whose == "the whole turn":
+            response = self._call(caller, "post", f"turns/{turn.id}/undo/", {}, turn=turn)
+        else:
+            response = self._call(caller, "post", f"turns/{turn.id}/memory_undo/", {"change": target.id}, turn=turn)
         if caller != turn.caller:
             assert response.status_code == 404, (
-                f"R-TAINT-5: {caller} used memory_undo in {turn} and got {response.status_code}; expected 404")
+                f"R-TAINT-5: {caller} used an undo in {turn} and got {response.status_code}; expected 404")
             return
         self._remember_answer(caller, response, turn)
         if response.status_code >= 300:
             return
-        assert target.turn is not None and target.turn.person == turn.person, (
+        assert whose == "the whole turn" or target.turn is not None and target.turn.person == turn.person, (
             f"R-AGENT-3: memory_undo in {turn} undid {target.id}, made by {target.by} "
             f"{'in ' + repr(target.turn) if target.turn else 'outside any turn'}: not a change its turns made")
         if turn.tainted or self.save_mode[turn.person] == "always":
             assert self._active_notes() == active_before, (
-                f"R-AGENT-3: memory_undo in {turn} (save mode {self.save_mode[turn.person]}) changed active notes "
+                f"R-AGENT-3: an undo in {turn} (save mode {self.save_mode[turn.person]}) changed active notes "
                 "at once; it must wait for a person")
+
+    @precondition(lambda self: self.note_ids)
+    @rule(agent=AGENT, pick=PICK, by=TURN_USER, note=PICK)
+    def confirm_in_turn(self, agent, pick, by, note):
+        """A paired sender's "yes" from a messaging chat (R-MSG-1): the one way besides a person's keep
+        that makes held text active; never for text held because the agent read data (invariant 1)."""
+        _STEPS["rule confirm_in_turn"] += 1
+        chats = [t for t in self.turns if t.caller == agent and t.kind == "messaging"]
+        turn = self._pick(chats, pick) if chats else self._start_turn(agent, {
+            "kind": "messaging", "bot": None, "conversation": "c-shared", "chat_kind": "group", "paired": True})
+        if turn is None:
+            return
+        caller = by or turn.caller
+        waiting = [i for i in self.note_ids if i in self.rows and self.rows[i].state == Note.State.HELD
+                   and self.rows[i].conversation == f"slack:{turn.conversation}"]
+        note_id = self._pick(waiting, note) if waiting else self._note_for(note, prefer="held")
+        response = self._call(caller, "post", f"turns/{turn.id}/confirm/", {"note": note_id}, turn=turn)
+        if caller != turn.caller:
+            assert response.status_code == 404, (
+                f"R-TAINT-5: {caller} confirmed a note in {turn} and got {response.status_code}; expected 404")
+            return
+        self._remember_answer(caller, response, turn)
 
     # --- the people's endpoints ------------------------------------------------------------------
 
