@@ -17,7 +17,7 @@ from appenda.api.base import AppendaAPIView, WorkspaceAPIView, workspace_by_ref
 from appenda.api.contract import Choice, Contract, Text, parse
 from appenda.api.pagination import PageQuery, paginated
 from appenda.api.schema import errors, page_of
-from appenda.errors import DomainError, Forbidden
+from appenda.errors import DomainError
 from memories import agent_undo, idempotency, instance_rules, recall, services, turns
 from memories import contract as c
 from memories.models import Layer, Note
@@ -27,7 +27,6 @@ from memories.tools import DEFAULT_FORMAT as DEFAULT_TOOL_FORMAT
 from memories.tools import FORMATS as TOOL_FORMATS
 from memories.tools import tool_definitions, tool_list_for_turn
 from workspaces.capabilities import actor_for, is_instance_admin
-from workspaces.services import membership_get
 
 
 def _save_status(result) -> int:
@@ -197,14 +196,11 @@ class MemoryKeepView(WorkspaceAPIView):
 class MemberMemoriesBlindView(WorkspaceAPIView):
     """A member's notes without their content (R-RBAC-3): ids, sizes, dates; delete them all."""
 
-    def _target(self, user):
-        if not self.actor.can("memory:blind_delete"):
-            raise Forbidden("Only workspace admins and owners (or instance admins) can manage a member's notes.")
-        return membership_get(actor=self.actor, user_ref=user)
+    # The member is resolved, and memory:blind_delete checked, by the access table (appenda.api.access).
 
     @extend_schema(responses={200: c.BlindListOut, **errors(403, 404)})
     def get(self, request, ws, user):
-        membership = self._target(user)
+        membership = self.objects["user"]
         notes = member_notes_blind(actor=self.actor, user_id=membership.user_id).only(
             "id", "key", "value", "state", "created_at", "updated_at", "trashed_at")
         items = [{"id": str(n.id), "size": n.size, "state": n.state, "created_at": n.created_at.isoformat(),
@@ -213,7 +209,7 @@ class MemberMemoriesBlindView(WorkspaceAPIView):
 
     @extend_schema(responses={200: c.BlindDeleteOut, **errors(403, 404)})
     def delete(self, request, ws, user):
-        membership = self._target(user)
+        membership = self.objects["user"]
         change_set = services.member_notes_blind_delete(actor=self.actor, user_id=membership.user_id)
         return Response({"deleted": change_set.note_count if change_set else 0,
                          "change": str(change_set.id) if change_set else None})
