@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from appenda import views as appenda_views
 from appenda.api import docs as api_docs
+from appenda.mcp.http import mcp_endpoint
 from memories import api as memory_api
 from memories import api_agents as agent_api
 from memories import api_exports as export_api
@@ -71,6 +72,7 @@ api_v1 = [
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),
+    path("mcp/", mcp_endpoint, name="mcp"),
     path("objects/<str:token>/", appenda_views.object_download, name="object-download"),
     path("admin/", admin.site.urls),
     path("", include("webapp.urls")),

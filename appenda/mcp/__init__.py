@@ -1,5 +1,7 @@
 """Appenda's MCP server for desktop agent hosts, over stdio (issue 17, R-API-2).
 
+Hosts that speak HTTP attach to ``/mcp/`` on the server itself instead (``appenda.mcp.http``).
+
 Run it as the host's MCP server::
 
     python -m appenda.mcp --url http://127.0.0.1:8000 --token <API key> --workspace <workspace id>
