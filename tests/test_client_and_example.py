@@ -205,12 +205,12 @@ def test_readme_quickstart_curl_commands_name_real_routes():
     names = set()
     for raw in paths:
         raw = raw.replace("…", f"/workspaces/{ids['$WS']}")  # "…/turns/…" in prose: under a workspace
-        path = raw if raw.startswith(("/api/v1/", "/settings/")) else "/api/v1" + raw
+        path = raw if raw.startswith(("/api/v1/", "/settings/", "/mcp/")) else "/api/v1" + raw
         for placeholder, value in ids.items():
             path = path.replace(placeholder, value)
         names.add(resolve(path).url_name)
     assert names >= {"turn-start", "turn-memory-save", "turn-memory-search", "turn-memory-undo", "turn-reads",
-                     "record-list", "my-token-list", "bot-token-rotate", "workspace-list", "my-tokens"}, names
+                     "record-list", "my-token-list", "bot-token-rotate", "workspace-list", "my-tokens", "mcp"}, names
     assert "Authorization: Token" in section and "/settings/tokens/" in section
     assert "from appenda_client import Appenda" in section
 
