@@ -8,6 +8,7 @@ embedded default, with downloads served by a signed, short-lived link.
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -23,6 +24,9 @@ from django.core import signing
 from django.urls import reverse
 
 LINK_SALT = "appenda.storage.local-link"
+S3_CONNECT_TIMEOUT_SECONDS = float(os.environ.get("APPENDA_S3_CONNECT_TIMEOUT", "1"))
+S3_READ_TIMEOUT_SECONDS = float(os.environ.get("APPENDA_S3_READ_TIMEOUT", "1.5"))
+S3_ATTEMPTS = int(os.environ.get("APPENDA_S3_ATTEMPTS", "1"))
 # The store of local workspaces (R-REGION-4): a folder next to their encrypted files. The name
 # cannot be a region's (region names are letters and digits only).
 LOCAL_STORE = "~local"
@@ -154,10 +158,14 @@ class S3ObjectStore:
         self.client = boto3.client(
             "s3",
             endpoint_url=endpoint,
+            # A bucket that hangs answers 503 within a few seconds (R-REGION-3), not after
+            # botocore's default 60 s and retries: short socket timeouts and, by default, one
+            # attempt. A PUT to a frozen server costs ~3 s (1 s waiting for "100 Continue", then
+            # the read timeout); a retry would double it, and the client retries after Retry-After.
             config=Config(
-                connect_timeout=2,
-                read_timeout=10,
-                retries={"max_attempts": 1},
+                connect_timeout=S3_CONNECT_TIMEOUT_SECONDS,
+                read_timeout=S3_READ_TIMEOUT_SECONDS,
+                retries={"total_max_attempts": S3_ATTEMPTS, "mode": "standard"},
                 s3={"addressing_style": "path"},
                 signature_version="s3v4",
             ),

@@ -12,12 +12,7 @@ from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidd
 from django.urls import Resolver404, resolve
 
 from appenda.api import fallback
-from appenda.db.outage import (
-    RETRY_AFTER_SECONDS,
-    is_region_outage,
-    outage_region,
-    region_unavailable_body,
-)
+from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_answer
 from appenda.storage import LINK_SALT, StorageUnavailable, store_for_region
 
 log = logging.getLogger("appenda.api")
@@ -64,15 +59,13 @@ def _workspace_of(request):
 
 
 def server_error(request, *args, **kwargs):
-    """handler500: a region that cannot be reached answers 503 region_unavailable, wherever it was raised;
+    """handler500: a data store that cannot serve answers its 503 (appenda.db.outage), wherever it was raised;
     any other error is the fallback's 500 (JSON under /api/, the HTML page elsewhere)."""
     exc = sys.exc_info()[1]
     if not is_region_outage(exc):
         return fallback.server_error(request)
-    region = outage_region(exc, getattr(request, "workspace", None) or _workspace_of(request))
-    log.warning("Region %s is unavailable (%s); answering 503 region_unavailable.", region or "?", exc)
-    body = region_unavailable_body(region)
-    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    status, body, headers = outage_answer(exc, getattr(request, "workspace", None) or _workspace_of(request))
+    log.warning("Answering %s %s (%s: %s).", status, body["code"], type(exc).__name__, exc)
     if request.path.startswith("/api/"):
-        return JsonResponse(body, status=503, headers=headers)
-    return HttpResponse(body["detail"], status=503, content_type="text/plain; charset=utf-8", headers=headers)
+        return JsonResponse(body, status=status, headers=headers)
+    return HttpResponse(body["detail"], status=status, content_type="text/plain; charset=utf-8", headers=headers)

@@ -31,6 +31,9 @@ def prepare_bench_databases(db_name: str, *, bench: str) -> None:
     os.environ["REGION_EU_DATABASE_URL"] = with_db(base, names[1])
     os.environ["REGION_US_DATABASE_URL"] = with_db(base, names[2])
     os.environ["DJANGO_SETTINGS_MODULE"] = "appenda.settings.test"
+    # Bulk loads and index builds of million-row tables run longer than a request's limits.
+    os.environ.setdefault("APPENDA_DB_STATEMENT_TIMEOUT_MS", "0")
+    os.environ.setdefault("APPENDA_DB_LOCK_TIMEOUT_MS", "0")
     os.environ.setdefault("APPENDA_DATA_DIR", str(ROOT / "var" / bench))
     # The search model `make bench` prepared (prepare_search_model writes it under ./var).
     os.environ.setdefault("APPENDA_MODEL_DIR", str(ROOT / "var" / "models" / "minilm"))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Case, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -259,13 +259,18 @@ def undo_change_set(actor: Actor, change_set: ChangeSet, *, turn_id=None) -> Cha
             continue
         restored = _note_from_snapshot(workspace, note_change.note_id, note_change.before, into=note)
         held_note_refresh(restored)
+        key_taken = _conflict(
+            f"A note with the key {restored.key!r} now exists in the same place, so this one cannot come "
+            "back beside it. Delete that note first (you can undo that too), then undo this change."
+        )
         if restored.trashed_at is None and _key_taken(workspace, restored):
-            raise _conflict(
-                f"A note with the key {restored.key!r} now exists in the same place, so this one cannot come "
-                "back beside it. Delete that note first (you can undo that too), then undo this change."
-            )
+            raise key_taken
         note_index_refresh(restored)
-        restored.save(using=alias)
+        try:
+            with transaction.atomic(using=alias):
+                restored.save(using=alias)
+        except IntegrityError:  # a save of that key committed between the check and this write
+            raise key_taken from None
         changes.append((restored, before_undo, note_snapshot(restored)))
     undo = change_set_record(
         workspace=workspace, action="undo", actor_user_id=actor.person_id,

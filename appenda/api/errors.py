@@ -1,8 +1,8 @@
 """The single exception handler: every error leaves the API as ``{"code", "detail", ...}``.
 
-It also turns a region that cannot be reached (database or object store) into a 503
-``region_unavailable`` that names the region, so a client knows to retry later and other
-regions keep serving.
+It also turns a data store that cannot serve into its 503 (``appenda.db.outage``):
+``region_unavailable`` naming the region (other regions keep serving), ``control_unavailable``,
+or ``overloaded``; and a deadlock into a 409 ``concurrent_change``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from appenda.db.outage import (
-    RETRY_AFTER_SECONDS,
-    is_region_outage,
-    outage_region,
-    region_unavailable_body,
-)
+from appenda.db.outage import RETRY_AFTER_SECONDS, is_region_outage, outage_answer
 from appenda.errors import DomainError
 
 log = logging.getLogger("appenda.api")
@@ -50,10 +45,13 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
-def region_unavailable_response(region: str | None, cause: Exception) -> Response:
-    log.warning("Region %s is unavailable (%s); answering 503 region_unavailable.", region or "?", cause)
-    return Response(region_unavailable_body(region), status=status.HTTP_503_SERVICE_UNAVAILABLE,
-                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+def outage_response(cause: Exception, workspace) -> Response:
+    """A data store that cannot serve now: 503 region_unavailable, control_unavailable or
+    overloaded, or 409 concurrent_change for a lost race (``appenda.db.outage``)."""
+    status_code, body, headers = outage_answer(cause, workspace)
+    log.warning("Answering %s %s (%s: %s).", status_code, body["code"], type(cause).__name__, cause)
+    set_rollback()
+    return Response(body, status=status_code, headers=headers)
 
 
 # What the database refused, by the words of its message (PostgreSQL's and psycopg's).
@@ -88,7 +86,7 @@ def api_exception_handler(exc, context):
         return data_error_response(exc)
     if is_region_outage(exc):
         workspace = getattr(request, "workspace", None) if request is not None else None
-        return region_unavailable_response(outage_region(exc, workspace), exc)
+        return outage_response(exc, workspace)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Nothing was found at this address, or you may not see it.")
     elif isinstance(exc, PermissionDenied):

@@ -11,6 +11,10 @@ Environment:
   REGION_<NAME>_DATABASE_URL    one region's database
   REGION_<NAME>_S3_ENDPOINT     one region's S3 endpoint (any S3 API); unset = local folder
   REGION_<NAME>_S3_BUCKET       one region's bucket (default appenda-<region>)
+  APPENDA_DB_POOL_SIZE          PostgreSQL: most connections per database per process (default 8)
+  APPENDA_DB_POOL_TIMEOUT       seconds a request waits for a pooled connection (default 3)
+  APPENDA_DB_STATEMENT_TIMEOUT_MS / APPENDA_DB_LOCK_TIMEOUT_MS   server-side limits (3000 / 2000;
+                                0 = none, e.g. for a long migration)
 """
 
 from __future__ import annotations
@@ -24,9 +28,16 @@ import dj_database_url
 
 REGION_ALIAS_PREFIX = "region_"
 CONNECT_TIMEOUT_SECONDS = 2
-#: Seconds a server keeps a database connection open between requests (0 = one per request).
-#: A turn or a search costs a few milliseconds; opening two connections per request cost more.
-CONN_MAX_AGE_SECONDS = int(os.environ.get("APPENDA_DB_CONN_MAX_AGE", "60"))
+#: PostgreSQL connections are pooled (psycopg_pool through Django's OPTIONS["pool"]) and bounded
+#: per process: a gunicorn worker needs one per thread and database, runserver's thread per
+#: request waits for one instead of opening more (R-OPS-1). Waiting past the timeout is a 503
+#: ``overloaded``.
+POOL_SIZE = int(os.environ.get("APPENDA_DB_POOL_SIZE", "8"))
+POOL_TIMEOUT_SECONDS = float(os.environ.get("APPENDA_DB_POOL_TIMEOUT", "3"))
+#: Server-side limits on one statement and on one lock wait; a query that gets no answer at all
+#: (a frozen server) is abandoned one second after the statement limit (appenda.db.backends).
+STATEMENT_TIMEOUT_MS = int(os.environ.get("APPENDA_DB_STATEMENT_TIMEOUT_MS", "3000"))
+LOCK_TIMEOUT_MS = int(os.environ.get("APPENDA_DB_LOCK_TIMEOUT_MS", "2000"))
 
 
 @dataclass(frozen=True)
@@ -53,15 +64,27 @@ def region_alias(region: str) -> str:
 def _database_from_url(url: str) -> dict:
     # Health checks: a connection kept from before a region went down is tested at the start of
     # the next request and replaced, so the outage is a fast 503, not a broken worker (R-REGION-3).
-    config = dj_database_url.parse(url, conn_max_age=CONN_MAX_AGE_SECONDS, conn_health_checks=True)
+    config = dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.postgresql":
+        config["ENGINE"] = "appenda.db.backends.postgresql"
+        options = config.setdefault("OPTIONS", {})
         # A region that is down must fail fast (R-REGION-3), not hang a worker.
-        config.setdefault("OPTIONS", {})["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+        options["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+        options["options"] = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"
+        options["pool"] = {"min_size": 1, "max_size": max(POOL_SIZE, 1), "timeout": POOL_TIMEOUT_SECONDS,
+                           "max_idle": 60}
+        config["QUERY_DEADLINE"] = STATEMENT_TIMEOUT_MS / 1000 + 1 if STATEMENT_TIMEOUT_MS else None
     return config
 
 
 def _sqlite(path: Path) -> dict:
-    return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "OPTIONS": {"timeout": 20}}
+    # Concurrent saves on the embedded default: WAL lets readers and one writer work at once, a
+    # write transaction takes the write lock when it begins (BEGIN IMMEDIATE: no "database is
+    # locked" when a reader turns writer), and a writer waits up to 10 s for it (busy timeout).
+    return {"ENGINE": "appenda.db.backends.sqlite3", "NAME": str(path), "OPTIONS": {
+        "timeout": 10, "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }}
 
 
 def _derived_region_url(control_url: str, region: str) -> str:

@@ -1,0 +1,1 @@
+"""Django's SQLite backend whose errors name their database (the embedded default)."""
