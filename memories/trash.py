@@ -24,6 +24,7 @@ from memories.audit import change_set_record, note_snapshot
 from memories.history import held_note_refresh
 from memories.models import ChangeSet, Layer, Note, NoteChange
 from memories.scopes import bot_scope, owned_scopes, user_scope
+from memories.search import marker as search_marker
 from memories.selectors import live_notes
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
@@ -189,6 +190,7 @@ def trash_purge(*, alias: str, now=None) -> int:
             NoteChange.objects.using(alias).filter(workspace_id=workspace_id, note_id__in=ids).update(
                 before=None, after=None)
             purged += len(group)
+    search_marker.prune(alias)  # and search's change history past its window (memories.search.marker)
     return purged
 
 

@@ -11,6 +11,11 @@
   ranking, with weights tuned on ``benchmarks/bench_search_ranking.py``.
 * ``hybrid`` -- ranking the notes a ``NoteSource`` may return; ``candidates`` -- a turn's
   ``NoteSource``, in hand-written SQL.
+* ``index`` / ``ranked`` -- a worker's index of a workspace (vectors as one matrix, visibility as a
+  mask, an inverted index of terms) and the same ranking as ``hybrid`` computed on it: what a
+  turn's memory_search uses (issue 20); ``marker`` -- the workspace's change marker, moved by
+  database triggers on every write of a note; ``snapshot`` -- an index kept in the region
+  database for the next fresh worker.
 
 ``embedding``, ``model_export``, ``fulltext``, ``lexical`` and ``fusion`` import no Django.
 """

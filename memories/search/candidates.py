@@ -16,6 +16,7 @@ from django.db import connections
 
 from appenda.db.fast import execute, fast_cursor
 from memories.models import Note
+from memories.search import ranked
 from memories.search.hybrid import NOTE_COLUMNS
 
 
@@ -40,6 +41,18 @@ class TurnNotes:
             conditions["subject_kind"], conditions["subject_id"] = subject
         self._conditions = conditions
         self._scopes = list(scopes)
+        self.workspace_id, self.layer, self.subject = workspace.id, layer, subject
+
+    def ranked(self, query: str, limit: int, *, extras=(), query_vec=None, min_score: float | None = None
+               ) -> ranked.Ranked:
+        """These notes ranked for ``query`` by the workspace's index, not read row by row
+        (``memories.search.ranked``): the same ranking as ``hybrid.rank`` over ``read()``."""
+        return ranked.search(self.alias, self.workspace_id, self._scopes, query, limit, layer=self.layer,
+                             subject=self.subject, extras=extras, query_vec=query_vec, min_score=min_score)
+
+    def search(self, query: str, limit: int, *, extras=(), query_vec=None):
+        """``hybrid.search``'s answer for these notes (``ranked``'s ranking)."""
+        return self.ranked(query, limit, extras=extras, query_vec=query_vec).ranking
 
     def _where(self, ids: Sequence[str] | None) -> tuple[str, list]:
         quote, postgres = self._connection.ops.quote_name, self._connection.vendor == "postgresql"

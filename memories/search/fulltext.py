@@ -39,10 +39,11 @@ candidates' words that start with it (``emoj`` → ``emoji``) or are one edit aw
 
 from __future__ import annotations
 
+import bisect
 import math
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from memories.search.embedding import note_text
@@ -148,18 +149,27 @@ class WordIndex:
     word not found as such may be the beginning of, or a typo of."""
 
     def __init__(self, words: Iterable[str]):
-        self._words = set(words)
+        self._words: set[str] = set()
         self._by_prefix: dict[str, set[str]] = {}
         self._by_deletion: dict[str, set[str]] = {}
-        for word in self._words:
-            for end in range(MIN_PREFIX_LENGTH, len(word)):
-                self._by_prefix.setdefault(word[:end], set()).add(word)
-            if len(word) >= MIN_TYPO_LENGTH - 1:
-                for deleted in _deletions(word):
-                    self._by_deletion.setdefault(deleted, set()).add(word)
+        for word in words:
+            self.add(word)
 
-    def near(self, word: str) -> list[tuple[str, float]]:
-        """Words that ``word`` may be the beginning of, or a typo of, with their discounts."""
+    def add(self, word: str) -> None:
+        """Adds one word (a workspace index adds the words of each note it takes in)."""
+        if word in self._words:
+            return
+        self._words.add(word)
+        for end in range(MIN_PREFIX_LENGTH, len(word)):
+            self._by_prefix.setdefault(word[:end], set()).add(word)
+        if len(word) >= MIN_TYPO_LENGTH - 1:
+            for deleted in _deletions(word):
+                self._by_deletion.setdefault(deleted, set()).add(word)
+
+    def near(self, word: str, keep: Callable[[str], bool] | None = None) -> list[tuple[str, float]]:
+        """Words that ``word`` may be the beginning of, or a typo of, with their discounts; with
+        ``keep``, only the words it accepts (a workspace's words that occur in a note the search
+        may read), chosen before the list is cut to ``MAX_EXPANSIONS``."""
         found: dict[str, float] = {}
         if len(word) >= MIN_PREFIX_LENGTH:
             for other in self._by_prefix.get(word, ()):
@@ -173,6 +183,68 @@ class WordIndex:
             for other in typos:
                 if other != word and abs(len(other) - len(word)) <= 1:
                     found.setdefault(other, TYPO_DISCOUNT)
+        if keep is not None:
+            found = {other: discount for other, discount in found.items() if keep(other)}
+        return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:MAX_EXPANSIONS]
+
+
+class Vocabulary:
+    """``WordIndex.near`` without its index of every word's prefixes and deletions, for a
+    workspace's whole vocabulary (100,000 notes with a unique word each: 1.2 million deletions,
+    seconds to build and over 100 MB): prefixes are a range of the sorted words, and the words one
+    letter away are found by inserting each letter of the vocabulary's alphabet into the query
+    word and its deletions (a few thousand set lookups). The same words, in the same order."""
+
+    #: With a larger alphabet (a vocabulary of many scripts) the insertions cost more than an index.
+    MAX_ALPHABET = 160
+
+    def __init__(self, words: Iterable[str] = ()):
+        self._words: set[str] = set()
+        self._alphabet: set[str] = set()
+        self._sorted: list[str] | None = None
+        self._index: WordIndex | None = None
+        for word in words:
+            self.add(word)
+
+    def add(self, word: str) -> None:
+        if word in self._words:
+            return
+        self._words.add(word)
+        self._alphabet.update(word)
+        if self._sorted is not None:
+            bisect.insort(self._sorted, word)
+        if self._index is not None:
+            self._index.add(word)
+
+    def _inserted(self, stem: str) -> set[str]:
+        letters = self._alphabet
+        return {word for i in range(len(stem) + 1) for letter in letters
+                if (word := stem[:i] + letter + stem[i:]) in self._words}
+
+    def near(self, word: str, keep: Callable[[str], bool] | None = None) -> list[tuple[str, float]]:
+        if len(self._alphabet) > self.MAX_ALPHABET:
+            if self._index is None:
+                self._index = WordIndex(self._words)
+            return self._index.near(word, keep)
+        found: dict[str, float] = {}
+        if len(word) >= MIN_PREFIX_LENGTH:
+            if self._sorted is None:
+                self._sorted = sorted(self._words)
+            position, words = bisect.bisect_right(self._sorted, word), self._sorted
+            while position < len(words) and words[position].startswith(word):
+                found[words[position]] = PREFIX_DISCOUNT
+                position += 1
+        if len(word) >= MIN_TYPO_LENGTH:
+            typos = self._inserted(word)  # one letter missing from the query
+            for deleted in _deletions(word):
+                if deleted in self._words:  # one letter too many in the query
+                    typos.add(deleted)
+                typos.update(self._inserted(deleted))  # one letter changed or swapped
+            for other in typos:
+                if other != word and abs(len(other) - len(word)) <= 1:
+                    found.setdefault(other, TYPO_DISCOUNT)
+        if keep is not None:
+            found = {other: discount for other, discount in found.items() if keep(other)}
         return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:MAX_EXPANSIONS]
 
 

@@ -6,7 +6,16 @@ The caller passes the notes the turn (or the person) may read as a ``NoteSource`
 it reads those rows' ids and only then the text and vectors of the ones it has not seen, so a
 held, trashed, expired or invisible note is never a candidate, whatever its vector.
 
-Two caches per process, both checked against the database on every search:
+A turn's memory_search does not come through here row by row: its ``TurnNotes`` source ranks on
+the workspace's index (``memories.search.index`` / ``ranked``: the same ranking over arrays, kept
+current by a change marker). Measured before that index (benchmarks/bench_scale.py, one person
+reading 100,000 notes of a workspace): 528 / 889 ms p50 / p95 per search while the exact
+``matrix @ q`` over the same vectors took 5.5 ms. The cosine was never the cost: the revalidation
+below was (reading 100,000 (id, updated_at) rows, sorting them and hashing them into a cache
+key), and BM25 postings found by scanning every note per new query word.
+
+What still ranks here (the web list's ``QuerysetNotes``, ``search_cutoff``), with two caches per
+process bounded in bytes, both checked against the database on every search:
 
 * each note's terms and vector, by (database, id, updated_at): every save bumps ``updated_at``,
   so a changed note is read again, and a search reads two small columns per note instead of a
@@ -96,46 +105,75 @@ class Ranking:
         return [(signals.id, score) for signals, score in self.found]
 
 
+def _size_of(value) -> int:
+    """About how many bytes an entry of the search caches holds (its vectors and texts)."""
+    if isinstance(value, Signals):
+        vector = value.vector.nbytes if value.vector is not None else 0
+        terms = value.terms
+        return 400 + vector + len(value.key) + len(value.value) + len(terms.distinct) + len(terms.again)
+    if isinstance(value, CandidateSet):
+        return 200 + value.matrix.nbytes + 120 * len(value.signals)  # its notes are NOTE_CACHE's
+    return 200
+
+
 class BoundedCache:
-    """A dict that forgets its oldest entries beyond ``capacity`` (thread-safe writes)."""
+    """A dict that forgets its oldest entries beyond ``capacity`` bytes (``_size_of`` each; thread-safe
+    writes)."""
 
     def __init__(self, capacity: int):
         self.capacity = capacity
+        self.nbytes = 0
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key):
-        return self._items.get(key)
+        found = self._items.get(key)
+        return found[0] if found is not None else None
 
     def put(self, key, value) -> None:
         self.put_many([(key, value)])
 
     def put_many(self, items) -> None:
         with self._lock:
-            self._items.update(items)
-            while len(self._items) > self.capacity:
-                self._items.popitem(last=False)
+            for key, value in items:
+                old = self._items.pop(key, None)
+                if old is not None:
+                    self.nbytes -= old[1]
+                size = _size_of(value)
+                self._items[key] = (value, size)
+                self.nbytes += size
+            while self.nbytes > self.capacity and self._items:
+                self.nbytes -= self._items.popitem(last=False)[1][1]
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self.nbytes = 0
 
     def __len__(self) -> int:
         return len(self._items)
 
 
-NOTE_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_NOTES", "50000")))
-SET_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SETS", "64")))
+_MB = 1024 * 1024
+#: Per worker, in bytes (``APPENDA_SEARCH_CACHE_*_BYTES``): the notes and candidate sets of the
+#: searches that do not go through a workspace's index (``memories.search.index``: the web
+#: list's); the index has its own budget.
+NOTE_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_NOTES_BYTES", str(96 * _MB))))
+SET_CACHE = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SETS_BYTES", str(64 * _MB))))
 #: Scopes (a workspace, say) this process searched lately. The first search of any other scope
 #: finds none of its notes cached, so it reads every candidate's text and vector at once instead
 #: of the ids first and then all of them again by id (one round trip, and no list of ids to send).
-RECENT_SCOPES = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SCOPES", "4096")))
+RECENT_SCOPES = BoundedCache(int(os.environ.get("APPENDA_SEARCH_CACHE_SCOPES_BYTES", str(1 * _MB))))
 
 
 def caches_clear() -> None:
+    """Forgets every search cache of this process, the workspaces' indexes included."""
     NOTE_CACHE.clear()
     SET_CACHE.clear()
     RECENT_SCOPES.clear()
+    from memories.search.index import INDEXES  # imports this module
+
+    INDEXES.clear()
 
 
 @dataclass
@@ -215,13 +253,14 @@ class QuerysetNotes:
         return _raw_rows(notes.order_by(), *NOTE_COLUMNS)
 
 
-def _note_id(raw) -> str:
+def note_id_text(raw) -> str:
+    """A note id as text in its canonical form, whichever way the database wrote it."""
     if isinstance(raw, str) and len(raw) == 36:
         return raw  # PostgreSQL's uuid as text: canonical already
     return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
 
 
-def _signals_of(notes: Sequence[tuple]) -> list[Signals]:
+def signals_of(notes: Sequence[tuple]) -> list[Signals]:
     """Signals of notes given as (id, *NOTE_COLUMNS), their vectors decoded in one go."""
     read_at = time.monotonic()
     parts, blobs = [], []
@@ -230,6 +269,9 @@ def _signals_of(notes: Sequence[tuple]) -> list[Signals]:
         parts.append((note_id, key, value, layer, bool(pinned), subject_kind, subject_id, terms))
         blobs.append(blob)
     return [Signals(*part, vector, read_at) for part, vector in zip(parts, vectors.vectors_of(blobs))]
+
+
+_note_id, _signals_of = note_id_text, signals_of
 
 
 def _signals_of_rows(source: NoteSource, rows: Sequence[tuple]) -> list[Signals]:
@@ -279,7 +321,7 @@ def _all_signals(source: NoteSource) -> tuple[list[tuple], list[Signals]]:
     return versions, found
 
 
-def _extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
+def extra_signals(extras: Sequence[ExtraCandidate]) -> list[Signals]:
     """Signals of texts that are not note rows (instance rules): cached by their text, with
     their vector computed on first use (there are few, and they change rarely)."""
     out = []
@@ -308,7 +350,7 @@ def candidate_set(source: NoteSource, extras: Sequence[ExtraCandidate] = ()) -> 
     if scope is not None and RECENT_SCOPES.get((alias, scope)) is None:
         rows, found = _all_signals(source)
         RECENT_SCOPES.put((alias, scope), True)
-        built = CandidateSet(found + _extra_signals(extras))
+        built = CandidateSet(found + extra_signals(extras))
         SET_CACHE.put(_set_key(alias, rows, extras), built)
         return built
     rows = sorted(source.versions())
@@ -318,7 +360,7 @@ def candidate_set(source: NoteSource, extras: Sequence[ExtraCandidate] = ()) -> 
                                or cached.built_at >= time.monotonic() - VECTOR_RECHECK_SECONDS
                                or vectors.embedder() is None):
         return cached
-    built = CandidateSet(_note_signals(source, rows) + _extra_signals(extras))
+    built = CandidateSet(_note_signals(source, rows) + extra_signals(extras))
     SET_CACHE.put(set_key, built)
     return built
 
@@ -368,4 +410,7 @@ def search(source: NoteSource, query: str, limit: int, *, extras: Sequence[Extra
     earlier still)."""
     if query_vec is None:
         query_vec = vectors.query_vector_soon(query)
+    indexed = getattr(source, "search", None)
+    if indexed is not None:  # a turn's notes: the workspace's index (memories.search.ranked)
+        return indexed(query, limit, extras=extras, query_vec=query_vec)
     return rank(candidate_set(source, extras), query, limit, query_vec)

@@ -1,0 +1,386 @@
+"""A worker's search index of one workspace: what a turn's memory_search ranks (issue 20).
+
+One per (database, workspace) in the worker, holding every active note of the workspace out of
+the trash, whatever its scope:
+
+* the note vectors as one float32 matrix, a row per note (``has_vector`` where it has one);
+* per row, codes of its scope, layer and subject: a search's visibility is a boolean mask over
+  the rows (``mask``: the turn's scopes, and the layer or subject asked for), never a query;
+* an inverted index of the notes' terms (term -> rows and counts, from ``Note.search_terms``)
+  and the words for prefix and typo matching, so BM25 reads the postings of the query's terms
+  only (``memories.search.ranked`` scores them over the mask).
+
+It is kept current by the workspace's change marker (``memories.search.marker``): a search reads
+one version row; when it moved, the notes changed since are read by id, their old rows dropped
+from the mask and their new state appended (a row is never rewritten, so the postings only
+grow). When a quarter of the rows are dropped ones, the index is read again whole.
+
+Indexes are kept per worker within ``SEARCH_CACHE_BYTES`` (``APPENDA_SEARCH_CACHE_BYTES``,
+default 768 MiB), least recently searched forgotten first.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import threading
+import uuid
+from array import array
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from django.db import DatabaseError, connections
+
+from appenda.db.fast import execute, fast_cursor
+from memories.models import Note
+from memories.search import marker, snapshot
+from memories.search.embedding import DIMS
+from memories.search.fulltext import Vocabulary
+from memories.search.hybrid import Signals, note_id_text, signals_of
+
+logger = logging.getLogger(__name__)
+
+SEARCH_CACHE_BYTES = int(os.environ.get("APPENDA_SEARCH_CACHE_BYTES", str(768 * 1024 * 1024)))
+#: What a row of an index costs besides its vector and texts (Python objects, postings), measured
+#: with tracemalloc at 100,000 notes of benchmarks/bench_scale.py.
+ROW_OVERHEAD_BYTES = 600
+_READ_BATCH = 500
+_COLUMNS = ("scope", "key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
+            "search_terms", "embedding")
+
+
+def _column(name: str) -> str:
+    return Note._meta.get_field(name).column
+
+
+class Visible(NamedTuple):
+    """The rows one search may rank: ``mask`` over every row, ``rows`` of them with a vector, how
+    many there are and their terms in all (BM25's average length)."""
+
+    mask: np.ndarray
+    rows: np.ndarray
+    count: int
+    length: float
+
+
+class WorkspaceIndex:
+    """The active notes of one workspace, searchable by mask (see the module's docstring)."""
+
+    def __init__(self, alias: str, workspace_id):
+        self.alias, self.workspace_id = alias, workspace_id
+        self.lock = threading.Lock()
+        self.version = -1
+        self._clear(0)
+
+    def _clear(self, capacity: int) -> None:
+        self.n = 0
+        self.matrix = np.empty((capacity, DIMS), dtype=np.float32)
+        self.has_vector = np.zeros(capacity, dtype=bool)
+        self.alive = np.zeros(capacity, dtype=bool)
+        self.scope = np.zeros(capacity, dtype=np.int32)
+        self.layer = np.zeros(capacity, dtype=np.int32)
+        self.subject = np.zeros(capacity, dtype=np.int32)
+        self.length = np.zeros(capacity, dtype=np.float64)
+        self.signals: list[Signals | None] = []  # None until read, for rows loaded from a snapshot
+        # Note ids: a snapshot's rows' as one hex string (made into a dict only when a change
+        # needs it), then the appended rows'.
+        self._base_hex, self._base_n, self._base_mapped = "", 0, True
+        self.ids: list[str] = []
+        self.row_of: dict[str, int] = {}
+        self.codes: dict[tuple, int] = {}
+        # Postings: a snapshot's, as flat arrays (``base_terms`` -> a slice of ``base_rows``), and
+        # those of the rows appended since, per term.
+        self.base_terms: dict[str, int] = {}
+        self.base_offsets = np.zeros(1, dtype=np.int64)
+        self.base_rows = np.zeros(0, dtype=np.int32)
+        self.base_counts = np.zeros(0, dtype=np.float32)
+        self.postings: dict[str, tuple[array, array]] = {}
+        self._posting_arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.words: Vocabulary | None = None
+        self.dead = 0
+        self.text_bytes = 0
+        self._masks: OrderedDict = OrderedDict()
+
+    # ----------------------------------------------------------------- reading the database
+
+    def _select(self, ids: Sequence[str] | None) -> list[tuple]:
+        connection = connections[self.alias]
+        quote, postgres = connection.ops.quote_name, connection.vendor == "postgresql"
+        where = [f"{quote(_column('workspace_id'))} = %s", f"{quote(_column('state'))} = %s",
+                 f"{quote(_column('trashed_at'))} IS NULL"]
+        params = [marker.workspace_param(self.alias, self.workspace_id), Note.State.ACTIVE]
+        if ids is not None:
+            if postgres:
+                where.append(f"{quote('id')} = ANY(%s::uuid[])")
+                params.append(list(ids))
+            else:  # ids as SQLite keeps them: 32 hex digits
+                where.append(f"{quote('id')} IN ({', '.join(['%s'] * len(ids))})")
+                params += [uuid.UUID(i).hex for i in ids]
+        columns = ", ".join([f"CAST({quote('id')} AS TEXT)", *(quote(_column(name)) for name in _COLUMNS)])
+        sql = f"SELECT {columns} FROM {quote(Note._meta.db_table)} WHERE {' AND '.join(where)}"
+        with fast_cursor(connection) as cursor:
+            execute(cursor, connection, sql, params, binary=True)
+            return cursor.fetchall()
+
+    def refresh(self) -> None:
+        """Brings the index to the workspace's current version (call with ``lock`` held)."""
+        current, pruned_below = marker.version(self.alias, self.workspace_id)
+        if current == self.version:
+            return
+        if self.version < 0:
+            self._from_snapshot(current, pruned_below)
+        if self.version < 0 or current < self.version or pruned_below > self.version:
+            self._load(current)
+            return
+        if current == self.version:
+            return
+        changed = marker.changed_since(self.alias, self.workspace_id, self.version)
+        rows = []
+        for start in range(0, len(changed), _READ_BATCH):
+            rows += self._select(changed[start:start + _READ_BATCH])
+        for raw_id in changed:
+            self._drop(note_id_text(raw_id))
+        self._append(rows)
+        self.version = current
+        if self.dead > 1024 and self.dead * 4 > self.n:
+            self._load(current)
+
+    def _load(self, current: int) -> None:
+        # The version is read before the rows: the rows are at least that recent (a change read
+        # twice is harmless: it is dropped and appended again).
+        rows = self._select(None)
+        self._clear(len(rows) + 256)
+        self._append(rows)
+        self.version = current
+        if self.n >= snapshot.MIN_ROWS:
+            try:
+                snapshot.write(self.alias, self.workspace_id, current, self._pack())
+            except DatabaseError:  # the next fresh worker reads the notes instead
+                logger.exception("The search index of workspace %s could not be kept.", self.workspace_id)
+
+    def _pack(self) -> bytes:
+        """The index as ``snapshot.pack`` keeps it (its rows are all live: called right after a load)."""
+        n = self.n
+        terms = [*self.base_terms, *(t for t in self.postings if t not in self.base_terms)]
+        rows, counts, offsets = [], [], [0]
+        for term in terms:
+            posting = self.posting(term)
+            rows.append(posting[0])
+            counts.append(posting[1])
+            offsets.append(offsets[-1] + len(posting[0]))
+        arrays = {"ids": np.frombuffer(b"".join(uuid.UUID(i).bytes for i in self.ids), dtype="S16"),
+                  "vectors": self.matrix[:n], "has_vector": self.has_vector[:n], "scope": self.scope[:n],
+                  "layer": self.layer[:n], "subject": self.subject[:n], "length": self.length[:n],
+                  "offsets": np.array(offsets), "rows": np.concatenate(rows) if rows else np.zeros(0),
+                  "counts": np.concatenate(counts) if counts else np.zeros(0)}
+        codes = [[kind, list(value) if isinstance(value, tuple) else value, code]
+                 for (kind, value), code in self.codes.items()]
+        return snapshot.pack(arrays, codes, terms, self.version)
+
+    def _from_snapshot(self, current: int, pruned_below: int) -> None:
+        """The workspace's kept index, if one is there and the changes since it are all known."""
+        try:
+            found = snapshot.read(self.alias, self.workspace_id)
+        except DatabaseError:
+            logger.exception("The kept search index of workspace %s could not be read.", self.workspace_id)
+            return
+        if found is None or not pruned_below <= found[0] <= current:
+            return
+        unpacked = snapshot.unpack(found[1])
+        if unpacked is None:
+            return
+        arrays, codes, terms, version = unpacked
+        n = len(arrays["ids"])
+        self._clear(n + 256)
+        self.n = n
+        self.matrix[:n] = arrays["vectors"]
+        for name in ("has_vector", "scope", "layer", "subject", "length"):
+            getattr(self, name)[:n] = arrays[name]
+        self.alive[:n] = True
+        self._base_hex, self._base_n, self._base_mapped = arrays["ids"].tobytes().hex(), n, False
+        self.signals = [None] * n
+        self.codes = {(kind, tuple(value) if isinstance(value, list) else value): code for kind, value, code in codes}
+        self.base_terms = dict(zip(terms, range(len(terms))))
+        # Copies: the payload (its float16 vectors) is not kept alive by views of it.
+        self.base_offsets, self.base_rows, self.base_counts = (np.array(arrays[name]) for name in
+                                                               ("offsets", "rows", "counts"))
+        self.version = version
+
+    # ---------------------------------------------------------------------- rows and postings
+
+    def note_id(self, row: int) -> str:
+        if row < self._base_n:
+            h = self._base_hex[32 * row:32 * row + 32]
+            return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        return self.ids[row - self._base_n]
+
+    def _map_base(self) -> None:
+        if not self._base_mapped:
+            self.row_of.update((self.note_id(r), r) for r in range(self._base_n))
+            self._base_mapped = True
+
+    def _code(self, kind: str, value) -> int:
+        found = self.codes.get((kind, value))
+        if found is None:
+            found = self.codes[(kind, value)] = len(self.codes) + 1
+        return found
+
+    def _grow(self, needed: int) -> None:
+        capacity = len(self.alive)
+        if needed <= capacity:
+            return
+        capacity = max(needed, capacity * 2, 256)
+        matrix = np.empty((capacity, DIMS), dtype=np.float32)
+        matrix[: self.n] = self.matrix[: self.n]
+        self.matrix = matrix
+        for name in ("has_vector", "alive", "scope", "layer", "subject", "length"):
+            old = getattr(self, name)
+            grown = np.zeros(capacity, dtype=old.dtype)
+            grown[: self.n] = old[: self.n]
+            setattr(self, name, grown)
+
+    def _append(self, rows: list[tuple]) -> None:
+        if not rows:
+            return
+        found = signals_of([(note_id_text(row[0]), *row[2:]) for row in rows])
+        self._map_base()
+        self._grow(self.n + len(found))
+        for row, signals in zip(rows, found):
+            position = self.n
+            self.n += 1
+            self.signals.append(signals)
+            self.ids.append(signals.id)
+            self.row_of[signals.id] = position
+            self.alive[position] = True
+            if signals.vector is not None:
+                self.matrix[position] = signals.vector
+                self.has_vector[position] = True
+            else:
+                self.matrix[position] = 0.0
+            self.scope[position] = self._code("scope", row[1])
+            self.layer[position] = self._code("layer", signals.layer)
+            self.subject[position] = (self._code("subject", (signals.subject_kind, signals.subject_id))
+                                      if signals.subject_kind else 0)
+            terms = signals.terms
+            self.length[position] = terms.length
+            self.text_bytes += len(signals.key) + len(signals.value) + 2 * len(terms.distinct) + len(terms.again)
+            for term in terms.distinct.split():
+                posting = self.postings.get(term)
+                if posting is None:
+                    posting = self.postings[term] = (array("i"), array("i"))
+                    if self.words is not None and term not in self.base_terms:
+                        self.words.add(term)
+                posting[0].append(position)
+                posting[1].append(terms.occurrences(term))
+                self._posting_arrays.pop(term, None)
+        self._masks.clear()
+
+    def _drop(self, note_id: str) -> None:
+        self._map_base()
+        position = self.row_of.pop(note_id, None)
+        if position is not None:
+            self.alive[position] = False
+            self.dead += 1
+            self._masks.clear()
+
+    def posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rows, counts) of the notes holding ``term``, dropped rows included (the mask drops them)."""
+        found = self._posting_arrays.get(term)
+        if found is None:
+            lists, base = self.postings.get(term), self.base_terms.get(term)
+            if lists is None and base is None:
+                return None
+            rows, counts = [], []
+            if base is not None:
+                start, end = self.base_offsets[base], self.base_offsets[base + 1]
+                rows.append(self.base_rows[start:end].astype(np.int64))
+                counts.append(self.base_counts[start:end].astype(np.float64))
+            if lists is not None:
+                rows.append(np.array(lists[0], dtype=np.int64))
+                counts.append(np.array(lists[1], dtype=np.float64))
+            found = self._posting_arrays[term] = (np.concatenate(rows), np.concatenate(counts))
+        return found
+
+    def signals_at(self, rows: Sequence[int]) -> list[Signals]:
+        """The notes of these rows, those loaded from a snapshot read by id (one query)."""
+        missing = [r for r in rows if self.signals[r] is None]
+        if missing:
+            read = {}
+            for start in range(0, len(missing), _READ_BATCH):
+                batch = self._select([self.note_id(r) for r in missing[start:start + _READ_BATCH]])
+                read.update(zip([note_id_text(row[0]) for row in batch],
+                                signals_of([(note_id_text(row[0]), *row[2:]) for row in batch])))
+            for r in missing:
+                self.signals[r] = read.get(self.note_id(r))
+        return [self.signals[r] for r in rows]
+
+    def word_index(self) -> Vocabulary:
+        if self.words is None:  # built by the first query with a word no readable note holds
+            self.words = Vocabulary(itertools.chain(self.base_terms, self.postings))
+        return self.words
+
+    def mask(self, scopes: Sequence[str], layer: str | None, subject: tuple[str, str] | None) -> Visible:
+        """Which rows a search of these scopes (and layer, subject) may rank; kept per index version."""
+        key = (tuple(scopes), layer, subject)
+        found = self._masks.get(key)
+        if found is not None:
+            return found
+        n = self.n
+        codes = [self.codes[("scope", s)] for s in scopes if ("scope", s) in self.codes]
+        mask = self.alive[:n] & np.isin(self.scope[:n], np.array(codes, dtype=np.int32))
+        if layer:
+            mask &= self.layer[:n] == self.codes.get(("layer", layer), -1)
+        if subject:
+            mask &= self.subject[:n] == self.codes.get(("subject", tuple(subject)), -1)
+        found = self._masks[key] = Visible(mask, np.flatnonzero(mask & self.has_vector[:n]), int(mask.sum()),
+                                           float(self.length[:n][mask].sum()))
+        while len(self._masks) > 32:
+            self._masks.popitem(last=False)
+        return found
+
+    def nbytes(self) -> int:
+        return (self.matrix.nbytes + len(self.alive) * 29 + self.text_bytes + self.n * ROW_OVERHEAD_BYTES
+                + self.base_rows.nbytes + self.base_counts.nbytes + self.base_offsets.nbytes)
+
+
+class Registry:
+    """The worker's indexes, within ``budget`` bytes, least recently searched forgotten first."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self._indexes: OrderedDict[tuple, WorkspaceIndex] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, alias: str, workspace_id) -> WorkspaceIndex:
+        key = (alias, str(workspace_id))
+        with self._lock:
+            found = self._indexes.get(key)
+            if found is None:
+                found = self._indexes[key] = WorkspaceIndex(alias, workspace_id)
+            self._indexes.move_to_end(key)
+            return found
+
+    def fit(self, keep: WorkspaceIndex) -> None:
+        """Forgets the least recently searched indexes (never ``keep``) until all fit the budget."""
+        with self._lock:
+            total = sum(index.nbytes() for index in self._indexes.values())
+            for key in list(self._indexes):
+                if total <= self.budget:
+                    break
+                index = self._indexes[key]
+                if index is not keep:
+                    total -= index.nbytes()
+                    del self._indexes[key]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._indexes.clear()
+
+    def nbytes(self) -> int:
+        return sum(index.nbytes() for index in self._indexes.values())
+
+
+INDEXES = Registry(SEARCH_CACHE_BYTES)

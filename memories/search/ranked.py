@@ -1,0 +1,212 @@
+"""A turn's memory_search over its workspace's index (``memories.search.index``).
+
+The same ranking as ``hybrid.rank`` over the same candidates (the rows of the mask and the
+instance rules), computed with arrays instead of one Python object per candidate: BM25 with the
+statistics of the readable notes only (document frequency counted within the mask, average
+length of the readable notes), the cosine of every readable vector, the fused score of
+``memories.search.fusion.fuse`` (same formula, so the same numbers: a score cut-off means what
+it meant), the ``MIN_SIMILARITY`` floor, and ties broken as ``fuse`` breaks them (semantic part,
+then notes with a vector before those without, then key, then id).
+``tests/memories/test_search_index.py`` checks both give the same notes and scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+import numpy as np
+
+from memories.search import vectors
+from memories.search.fulltext import K1, B, query_terms
+from memories.search.fusion import DEFAULT_WEIGHTS
+from memories.search.hybrid import (
+    HYBRID,
+    LEXICAL,
+    MIN_SIMILARITY,
+    ExtraCandidate,
+    Ranking,
+    Signals,
+    extra_signals,
+)
+from memories.search.index import INDEXES, Visible, WorkspaceIndex
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` largest scores, and of every score tied with the k-th."""
+    if len(scores) <= k:
+        return np.arange(len(scores))
+    kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+    return np.flatnonzero(scores >= kth)
+
+
+class _Lexical:
+    """BM25 of the query over the readable rows and the extras (``fulltext.LexicalIndex``'s)."""
+
+    def __init__(self, index: WorkspaceIndex, visible: Visible, extras: list[Signals], query: str):
+        self.index, self.mask, self.extras = index, visible.mask, extras
+        self.scores = np.zeros(index.n, dtype=np.float64)
+        self.hit = np.zeros(index.n, dtype=bool)
+        self.extra_scores = [0.0] * len(extras)
+        count = visible.count + len(extras)
+        if not count:
+            return
+        total = visible.length + sum(e.terms.length for e in extras)
+        average = (total / count) or 1.0
+        self._visible: dict[str, tuple[np.ndarray, np.ndarray, list[int]]] = {}
+        weights: dict[str, float] = {}
+        for term in query_terms(query):
+            if self._document_frequency(term):
+                weights[term] = 1.0
+                continue
+            for other, discount in index.word_index().near(term, keep=self._known):
+                if discount > weights.get(other, 0.0):
+                    weights[other] = discount
+        for term, weight in weights.items():
+            rows, counts, extra_counts = self._postings(term)
+            frequency = len(rows) + sum(1 for c in extra_counts if c)
+            idf = weight * math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
+            if len(rows):
+                norm = K1 * (1 - B + B * index.length[rows] / average)
+                self.scores[rows] += idf * counts * (K1 + 1) / (counts + norm)
+                self.hit[rows] = True
+            for i, c in enumerate(extra_counts):
+                if c:
+                    self.extra_scores[i] += idf * c * (K1 + 1) / (c + K1 * (1 - B + B * extras[i].terms.length / average))
+
+    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        found = self._visible.get(term)
+        if found is None:
+            posting = self.index.posting(term)
+            if posting is None:
+                rows, counts = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+            else:
+                keep = self.mask[posting[0]]
+                rows, counts = posting[0][keep], posting[1][keep]
+            found = self._visible[term] = (rows, counts, [e.terms.occurrences(term) for e in self.extras])
+        return found
+
+    def _document_frequency(self, term: str) -> int:
+        rows, _, extra_counts = self._postings(term)
+        return len(rows) + sum(1 for c in extra_counts if c)
+
+    def _known(self, word: str) -> bool:
+        return self._document_frequency(word) > 0
+
+
+def _lexical_only(index, lexical: _Lexical, extras: list[Signals], limit: int) -> list[tuple[Signals, float]]:
+    rows = np.flatnonzero(lexical.hit)
+    picked = rows[_top(lexical.scores[rows], limit)].tolist()
+    found = [(-float(lexical.scores[r]), signals) for r, signals in zip(picked, index.signals_at(picked))
+             if signals is not None]
+    found += [(-score, e) for score, e in zip(lexical.extra_scores, extras) if score > 0]
+    found.sort(key=lambda item: (item[0], item[1].key, item[1].id))
+    return [(signals, -negative) for negative, signals in found[:limit]]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranking, with what a cut-off needs of it: each note's cosine with the query (None without
+    a vector or a model) and whether it shares a word with it, and how many of the candidates
+    were left out (by the ``min_score`` asked for, or by ``MIN_SIMILARITY``)."""
+
+    ranking: Ranking
+    similarity: dict[str, float | None]
+    by_words: dict[str, bool]
+    candidates: int
+    left_out: int
+
+
+def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_vec: Future,
+         extras: Sequence[ExtraCandidate] = (), min_score: float | None = None) -> Ranked:
+    """The best ``limit`` notes of the visible rows and ``extras`` (call with ``index.lock`` held).
+    A note that shares no word with the query is left out when its cosine is below
+    ``MIN_SIMILARITY``, or below ``min_score`` when that is higher."""
+    extra = extra_signals(extras)
+    total = visible.count + len(extra)
+    if not total:
+        query_vec.cancel()
+        return Ranked(Ranking([], HYBRID if vectors.embedder() is not None else LEXICAL), {}, {}, 0, 0)
+    lexical = _Lexical(index, visible, extra, query)
+    q = query_vec.result()
+    if q is None:
+        found = _lexical_only(index, lexical, extra, limit)
+        kept = int(lexical.hit.sum()) + sum(1 for lv in lexical.extra_scores if lv > 0)
+        return Ranked(Ranking(found, LEXICAL), {s.id: None for s, _ in found}, {s.id: True for s, _ in found},
+                      total, total - kept)
+    floor = np.float64(MIN_SIMILARITY if min_score is None else max(MIN_SIMILARITY, min_score))
+    n, rows = index.n, visible.rows
+    if len(rows) * 2 > n:
+        sims = (index.matrix[:n] @ q)[rows]
+    else:
+        sims = index.matrix[rows] @ q
+    extra_sims = [float(e.vector @ q) if e.vector is not None else None for e in extra]
+    values = [float(sims.min()), float(sims.max())] if len(rows) else []
+    values += [s for s in extra_sims if s is not None]
+    ws, wl = DEFAULT_WEIGHTS.semantic, DEFAULT_WEIGHTS.lexical
+    best = max([float(lexical.scores.max()) if n else 0.0, *lexical.extra_scores, 0.0])
+    lex_scale = wl / best if best > 0 else 0.0
+    candidates: list[tuple] = []  # (-score, -semantic part, group, key, id, signals, cosine, by words)
+    kept = 0
+    if values:
+        lo, span = min(values), max(values) - min(values)
+        flat = span <= 1e-12
+        inv_span = 1.0 / span if not flat else 0.0
+        hit = lexical.hit[rows]
+        close = sims >= floor
+        kept += int(np.count_nonzero(hit | close))
+        # A note without a query word scores by its cosine alone: only the best ``limit`` of them
+        # can be returned. The notes with a word are scored each.
+        plain = np.flatnonzero(close & ~hit)
+        picked = np.concatenate([plain[_top(sims[plain], limit)], np.flatnonzero(hit)])
+        chosen = sims[picked].astype(np.float64)
+        part = np.ones(len(picked)) if flat else (chosen - lo) * inv_span
+        lex = lexical.scores[rows[picked]]
+        scores = ws * part + np.where(lex > 0, lex * lex_scale, 0.0)
+        best_of = _top(scores, limit).tolist()
+        for j, signals in zip(best_of, index.signals_at(rows[picked[best_of]].tolist())):
+            if signals is None:  # deleted since this search's refresh
+                continue
+            candidates.append((-float(scores[j]), -float(part[j]), 0, signals.key, signals.id, signals,
+                               float(chosen[j]), bool(lex[j] > 0)))
+        for signals, s, lv in zip(extra, extra_sims, lexical.extra_scores):
+            if s is None:
+                continue
+            sn = 1.0 if flat else (s - lo) * inv_span
+            if lv > 0 or s >= floor:
+                kept += 1
+                candidates.append((-(ws * sn + (lv * lex_scale if lv > 0 else 0.0)), -sn, 0, signals.key, signals.id,
+                                   signals, s, lv > 0))
+    plain = np.flatnonzero(lexical.hit & ~index.has_vector[:n]) if values else np.flatnonzero(lexical.hit)
+    kept += len(plain)
+    picked = plain[_top(lexical.scores[plain], limit)].tolist()
+    for r, signals in zip(picked, index.signals_at(picked)):
+        if signals is None:
+            continue
+        candidates.append((-float(lexical.scores[r] * lex_scale), 0.0, 1, signals.key, signals.id, signals, None,
+                           True))
+    for signals, s, lv in zip(extra, extra_sims, lexical.extra_scores):
+        if (s is None or not values) and lv > 0:
+            kept += 1
+            candidates.append((-(lv * lex_scale), 0.0, 1, signals.key, signals.id, signals,
+                               s if values else None, True))
+    candidates.sort(key=lambda c: c[:5])
+    top = candidates[:limit]
+    return Ranked(Ranking([(c[5], -c[0]) for c in top], HYBRID if values else LEXICAL),
+                  {c[4]: c[6] for c in top}, {c[4]: c[7] for c in top}, total, total - kept)
+
+
+def search(alias: str, workspace_id, scopes: Sequence[str], query: str, limit: int, *, layer: str | None = None,
+           subject: tuple[str, str] | None = None, extras: Sequence[ExtraCandidate] = (),
+           query_vec: Future | None = None, min_score: float | None = None) -> Ranked:
+    """memory_search's ranking of the active notes of ``scopes`` in a workspace (and ``extras``)."""
+    if query_vec is None:
+        query_vec = vectors.query_vector_soon(query)
+    index = INDEXES.get(alias, workspace_id)
+    with index.lock:
+        index.refresh()
+        found = rank(index, index.mask(scopes, layer, subject), query, limit, query_vec, extras, min_score)
+    INDEXES.fit(index)
+    return found
