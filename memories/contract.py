@@ -248,6 +248,10 @@ class SearchOut(serializers.Serializer):
     text = serializers.CharField()
     boundary = serializers.CharField()
     ranking = serializers.CharField()
+    min_score = serializers.FloatField(help_text="The cut-off: a note sharing no word with the query is returned only "
+                                                 "if the similarity of its meaning reaches this.")
+    left_out_below_cutoff = serializers.IntegerField(help_text="Readable notes left out: no shared word, and a "
+                                                               "meaning below min_score.")
 
 
 class UndoNoteOut(serializers.Serializer):

@@ -41,6 +41,10 @@ CHAT_KINDS = ("direct", "group", "channel", "thread")
 SEARCH_LIMIT_DEFAULT = 10
 SEARCH_LIMIT_MAX = 50
 QUERY_MAX_CHARS = 1000
+# memory_search and the Memory page leave out a note that shares no word with the query unless the
+# cosine similarity of its meaning reaches this (memories.search_cutoff). Calibrated on the paraphrase
+# set by benchmarks/bench_search_cutoff.py: the largest cut-off that costs at most 0.01 of recall@5.
+SEARCH_MIN_SCORE = 0.15
 
 CHAT_ID_MAX = 200
 CONVERSATION_ID_MAX = 150

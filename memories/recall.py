@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q
-
 from appenda.errors import DomainError
-from memories.limits import SEARCH_LIMIT_MAX
+from memories import search_cutoff
+from memories.limits import SEARCH_LIMIT_MAX, SEARCH_MIN_SCORE
 from memories.models import Layer, Note, Turn
 from memories.quoting import MEMORY_OFF_TEMPLATE, encode_note, render_block
 from memories.reasons import OFF_LEVEL_SENTENCES
@@ -25,7 +24,7 @@ from memories.scopes import (
 )
 from memories.search import hybrid, vectors
 from memories.search.candidates import TurnNotes
-from memories.selectors import live_notes
+from memories.selectors import context_rows, live_notes
 from memories.turns import turn_bot, turn_for_actor
 from workspaces.capabilities import Actor
 
@@ -57,9 +56,8 @@ class RecalledNote:
                 "subject": self.subject, "state": "active", "section": self.section}
 
 
-#: What the context shows of a note, read as plain values (no model instances: the context is
-#: on every turn's path, and a note's vector and audit fields are not part of it).
-_CONTEXT_COLUMNS = ("id", "key", "value", "layer", "pinned", "subject_kind", "subject_id")
+#: The context's section of a readable scope's pinned notes, by the scope's kind ("user:7").
+_SCOPE_SECTION = {"user": "mine", "workspace": "workspace", "bot": "bot", "conversation": "bot"}
 
 
 def _recalled_row(row: tuple) -> RecalledNote:
@@ -103,23 +101,22 @@ def _fit(sections: dict[str, list[RecalledNote]]) -> tuple[list[RecalledNote], l
     return kept, lines, left_out
 
 
-def _context_sections(turn: Turn, bot, workspace, rules: list[RecalledNote]) -> dict[str, list[RecalledNote]]:
+def _context_sections(turn: Turn, bot, workspace, rules: list[RecalledNote]
+                      ) -> tuple[dict[str, list[RecalledNote]], int]:
     """The notes the context may show, by section, best first: the pinned notes of each layer
-    (newest first) and the notes about the table in view (pinned first). One query reads them
-    all; a note in two sections is shown in the first one only (``_fit``)."""
+    (newest first) and the notes about the table in view (pinned first), read at most
+    ``SECTION_MAX_LINES`` per section (``selectors.context_rows``); and how many notes the
+    sections hold in all, so what was not read is counted as left out. A note in two sections
+    is shown in the first one only (``_fit``)."""
     table_id = str(turn.table_id) if turn.table_id else None
-    shown = Q(pinned=True) | Q(subject_kind="table", subject_id=table_id) if table_id else Q(pinned=True)
-    rows = (_readable_active(turn, bot, workspace).filter(shown)
-            .order_by("-pinned", "-updated_at", "id").values_list(*_CONTEXT_COLUMNS))
+    by_section: dict[str, list[str]] = {"mine": [], "workspace": [], "bot": []}
+    for scope in turn_read_scopes(turn, bot):
+        by_section[_SCOPE_SECTION.get(scope.partition(":")[0], "bot")].append(scope)
+    rows, total = context_rows(workspace, by_section, table_id, SECTION_MAX_LINES)
     sections = {"instance": rules, "mine": [], "workspace": [], "bot": [], "table": []}
-    pinned_section = {Layer.MINE: "mine", Layer.WORKSPACE: "workspace", Layer.BOT: "bot", Layer.CONVERSATION: "bot"}
-    for row in rows:
-        note = _recalled_row(row)
-        if note.pinned and note.layer in pinned_section:
-            sections[pinned_section[note.layer]].append(note)
-        if table_id and note.subject == {"kind": "table", "id": table_id}:
-            sections["table"].append(note)
-    return sections
+    for section, row in rows:
+        sections[section].append(_recalled_row((hybrid.note_id_text(row[0]), *row[1:4], bool(row[4]), *row[5:])))
+    return sections, total
 
 
 def turn_context(*, turn: Turn, workspace) -> dict:
@@ -128,8 +125,14 @@ def turn_context(*, turn: Turn, workspace) -> dict:
     level = memory_off_level(workspace=workspace, settings=settings, bot=bot, turn=turn)
     if level:
         return _off_context(level)
-    kept, lines, left_out = _fit(_context_sections(turn, bot, workspace, _rules(rules)))
-    text, boundary = render_block(lines, left_out=left_out, empty_sentence="No notes are saved for this context yet.")
+    sections, total = _context_sections(turn, bot, workspace, _rules(rules))
+    kept, lines, left_out = _fit(sections)
+    # Notes of a section beyond what it can show were not read: they are left out too.
+    left_out += total - len({note.id for section, notes in sections.items() if section != "instance" for note in notes})
+    rule_lines = [line for note, line in zip(kept, lines) if note.section == "instance"]
+    note_lines = [line for note, line in zip(kept, lines) if note.section != "instance"]
+    text, boundary = render_block(note_lines, rule_lines=rule_lines, left_out=left_out,
+                                  empty_sentence="No notes are saved for this context yet.")
     return {"memory": "on", "text": text, "boundary": boundary, "notes": [n.as_json() for n in kept],
             "left_out": left_out}
 
@@ -153,11 +156,23 @@ def rank_notes(source, query: str, limit: int, *, rules: list[RecalledNote] = ()
 
 
 def rank_queryset(notes, query: str, limit: int, *, workspace=None) -> list[Note]:
-    """The notes of a (visible) queryset best matching ``query``, best first: the web list's search."""
+    """The notes of a (visible) queryset best matching ``query``, best first: the API list's search,
+    with memory_search's cut-off (memories.search_cutoff)."""
     scope = str(workspace.id) if workspace is not None else None
-    ids = [note_id for note_id, _ in hybrid.search(hybrid.QuerysetNotes(notes, scope), query, limit).scores]
+    ids = [found.signals.id for found in search_cutoff.search(hybrid.QuerysetNotes(notes, scope), query, limit).found]
     by_id = {str(n.id): n for n in notes.filter(id__in=ids)}
     return [by_id[i] for i in ids if i in by_id]
+
+
+def _indexed_cut(notes: TurnNotes, query: str, limit: int, *, extras, query_vec,
+                 min_score: float = SEARCH_MIN_SCORE) -> search_cutoff.CutRanking:
+    """``search_cutoff.search`` of a turn's notes, from the workspace's index
+    (``memories.search.ranked``): the same ranking, scores and count of what the cut-off left out,
+    without ranking every readable note in Python (issue 20)."""
+    found = notes.ranked(query, limit, extras=extras, query_vec=query_vec, min_score=min_score)
+    kept = [search_cutoff.Found(signals, score, found.similarity.get(signals.id), found.by_words.get(signals.id, False))
+            for signals, score in found.ranking.found]
+    return search_cutoff.CutRanking(kept, found.left_out, found.ranking.ranking, min_score)
 
 
 def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, limit=10, turn: Turn | None = None
@@ -189,9 +204,18 @@ def memory_search(*, actor: Actor, turn_id, query, subject=None, layer=None, lim
     notes = TurnNotes(actor.workspace, turn_read_scopes(turn, bot), layer=layer or None,
                       subject=(str(subject["kind"]), str(subject["id"])) if subject else None)
     rules = _rules(rule_rows) if layer in (None, "", Layer.INSTANCE) and not subject else []
-    ranked, ranking = rank_notes(notes, query, limit, rules=rules, query_vec=query_vec)
-    found = [n for n, _ in ranked]
-    text, boundary = render_block([encode_note(n.as_model_data()) for n in found],
-                                  empty_sentence="No saved note matches this search.")
+    cut = _indexed_cut(notes, query, limit, extras=[hybrid.ExtraCandidate(r.id, r.key, r.value) for r in rules],
+                       query_vec=query_vec)
+    by_id = {r.id: r for r in rules}
+    ranked = []
+    for found in cut.found:
+        row = found.signals
+        subject = {"kind": row.subject_kind, "id": row.subject_id} if row.subject_kind else None
+        ranked.append((by_id.get(row.id) or RecalledNote(row.id, row.key, row.value, row.layer, row.pinned, subject),
+                       round(found.score, 4)))
+    text, boundary = render_block(
+        [encode_note(n.as_model_data()) for n, _ in ranked if n.layer != Layer.INSTANCE],
+        rule_lines=[encode_note(n.as_model_data()) for n, _ in ranked if n.layer == Layer.INSTANCE],
+        below_cutoff=cut.below_cutoff, empty_sentence="No saved note matches this search.")
     return {"notes": [{**n.as_json(), "score": score} for n, score in ranked], "text": text, "boundary": boundary,
-            "ranking": ranking}
+            "ranking": cut.ranking, "min_score": cut.min_score, "left_out_below_cutoff": cut.below_cutoff}

@@ -16,10 +16,11 @@ from django.db.models import Count, Q
 
 from appenda.ids import parse_uuid
 from memories.instance_rules import rules_all
-from memories.models import Layer, Note
+from memories.models import Layer, Note, NoteChange
 from memories.presenters import held_reason_sentence
-from memories.recall import rank_queryset
 from memories.scopes import can_change_note
+from memories.search.hybrid import QuerysetNotes
+from memories.search_cutoff import page_sections
 from memories.selectors import member_notes_blind, memory_list_visible
 from tables.models import Table
 from workspaces.capabilities import Actor
@@ -35,6 +36,7 @@ TAB_LABELS = {
     "deleted_bots": "Deleted bots",
 }
 LIST_LIMIT = 200
+RELATED_LIMIT = 10  # "Related by meaning": the closest few, never the whole list
 ORIGIN_WORDS = {
     Note.Origin.PERSON: "in the web app",
     Note.Origin.AGENT_TURN: "in an agent's chat turn",
@@ -78,6 +80,7 @@ class NoteRow:
     subject_name: str | None
     held_because: str | None
     held_reads: list[str]
+    reach: str | None = None  # how it reaches an agent (memories.context_preview.reach_of)
 
 
 def owned_bots(actor: Actor, *, deleted: bool) -> list[Bot]:
@@ -111,7 +114,14 @@ def memory_tabs(actor: Actor) -> tuple[list[dict], dict[str, list[Bot]]]:
     return [{"name": tab, "label": TAB_LABELS[tab], "count": counts[tab]} for tab in TAB_ORDER], bots
 
 
-def tab_notes(actor: Actor, tab: str, filters: ListFilters, bots: dict[str, list[Bot]]) -> list[Note]:
+@dataclass(frozen=True)
+class TabNotes:
+    notes: list[Note]  # without a query: the tab's notes; with one: those holding its words
+    related: list[Note]  # with a query: other notes close in meaning, above the cut-off
+    below_cutoff: int  # with a query: the tab's other notes, not shown
+
+
+def _tab_queryset(actor: Actor, tab: str, filters: ListFilters, bots: dict[str, list[Bot]]):
     notes = memory_list_visible(actor=actor).filter(_tab_filter(tab, bots))
     if filters.state and tab != "held":
         notes = notes.filter(state=filters.state)
@@ -119,9 +129,26 @@ def tab_notes(actor: Actor, tab: str, filters: ListFilters, bots: dict[str, list
         notes = notes.filter(pinned=filters.pinned)
     if filters.subject:
         notes = notes.filter(subject_kind=filters.subject[0], subject_id=filters.subject[1])
-    if filters.query:
-        return rank_queryset(notes, filters.query, LIST_LIMIT, workspace=actor.workspace)
-    return list(notes[:LIST_LIMIT])
+    return notes
+
+
+def tab_notes(actor: Actor, tab: str, filters: ListFilters, bots: dict[str, list[Bot]]) -> TabNotes:
+    """The notes of a tab; with a query, words first, then related by meaning (memories.search_cutoff)."""
+    notes = _tab_queryset(actor, tab, filters, bots)
+    if not filters.query:
+        return TabNotes(list(notes[:LIST_LIMIT]), [], 0)
+    found = page_sections(QuerysetNotes(notes, str(actor.workspace.id)), filters.query,
+                          words_limit=LIST_LIMIT, meaning_limit=RELATED_LIMIT)
+    by_id = {str(n.id): n for n in notes.filter(id__in=[*found.by_words, *found.by_meaning])}
+    return TabNotes([by_id[i] for i in found.by_words if i in by_id], [by_id[i] for i in found.by_meaning if i in by_id],
+                    found.below_cutoff)
+
+
+def held_count(actor: Actor) -> int:
+    """How many notes wait for this person (the "Waiting for you" tab's count)."""
+    if not actor.can("memory:read"):
+        return 0
+    return memory_list_visible(actor=actor).filter(state=Note.State.HELD).count()
 
 
 def workspace_tables(actor: Actor) -> list[Table]:
@@ -183,3 +210,11 @@ def members_with_note_counts(actor: Actor) -> list[MemberRow]:
         MemberRow(m.user_id, m.user.email, m.role, member_notes_blind(actor=actor, user_id=m.user_id).count())
         for m in memberships
     ]
+
+
+def replaced_before(workspace, change_set) -> dict | None:
+    """What a save over an existing key replaced: the note's earlier snapshot, or None if it was new."""
+    if change_set is None:
+        return None
+    change = NoteChange.objects.for_workspace(workspace).filter(change_set=change_set).order_by("id").first()
+    return change.before if change is not None else None

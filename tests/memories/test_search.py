@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memories import recall, services, turns
+from memories import recall, search_cutoff, services, turns
 from memories.models import Note
 from memories.search import hybrid, vectors
 from memories.search.embedding import is_exported
@@ -95,7 +95,8 @@ def _keys(result: dict) -> list[str]:
 
 
 def _expected(query: str, limit: int, notes=NOTES) -> list[str]:
-    """The ranking from the notes' text and vectors alone, in memory: no database involved."""
+    """The ranking from the notes' text and vectors alone, in memory: no database involved; with
+    the search's cut-off (memories.search_cutoff), as memory_search and the list apply it."""
     rows = []
     for number, (key, value, layer) in enumerate(notes):
         fields = vectors.note_index_fields(key, value)
@@ -103,7 +104,7 @@ def _expected(query: str, limit: int, notes=NOTES) -> list[str]:
         rows.append((f"note-{number}", key, value, layer, False, None, None, fields["search_text"], None,
                      fields["embedding"]))
     signals = hybrid._signals_of(rows)
-    return [s.key for s, _ in hybrid.rank(hybrid.CandidateSet(signals), query, limit).found]
+    return [found.signals.key for found in search_cutoff.cut(hybrid.CandidateSet(signals), query, limit).found]
 
 
 # --- unit: the lexical signal ------------------------------------------------------------------

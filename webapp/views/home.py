@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError
 from django.shortcuts import render
 
+from webapp.selectors import held_count
 from workspaces.capabilities import actor_for, is_instance_admin
 from workspaces.management.commands.load_demo import DEMO_PASSWORD
 from workspaces.management.commands.load_demo import PEOPLE as DEMO_PEOPLE
@@ -25,6 +27,15 @@ class SignInView(auth_views.LoginView):
         return context
 
 
+def _held_or_none(actor) -> int | None:
+    """The card's "waiting for you" count; none while the workspace's region cannot answer, so
+    one region down never hides the other workspaces (R-REGION-3)."""
+    try:
+        return held_count(actor)
+    except DatabaseError:
+        return None
+
+
 @login_required
 def workspace_picker(request):
     memberships = list(
@@ -35,9 +46,10 @@ def workspace_picker(request):
         # Instance admins may delete notes blind in any workspace (R-RBAC-3), nothing more.
         mine = {m.workspace_id for m in memberships}
         others = [w for w in Workspace.objects.order_by("name") if w.id not in mine]
+    actors = [(m, actor_for(request.user, m.workspace)) for m in memberships]
     cards = [
-        {"workspace": m.workspace, "role": m.get_role_display(),
-         "members_page": actor_for(request.user, m.workspace).can("memory:blind_delete")}
-        for m in memberships
+        {"workspace": m.workspace, "role": m.get_role_display(), "members_page": actor.can("memory:blind_delete"),
+         "held": _held_or_none(actor)}
+        for m, actor in actors
     ]
     return render(request, "webapp/picker.html", {"cards": cards, "other_workspaces": others})

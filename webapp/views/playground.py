@@ -17,10 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from appenda.errors import DomainError
 from memories import recall, services, turns
+from memories.history import change_set_undo
 from memories.models import Note, Turn
 from memories.presenters import SHOW_HELD, SHOW_SAVED, held_reason_sentence
 from webapp.access import workspace_page
-from webapp.selectors import owned_bots, workspace_tables
+from webapp.selectors import owned_bots, replaced_before, workspace_tables
 from workspaces.capabilities import Actor
 
 TURN_KINDS = [("chat", "A chat turn"), ("routine", "A routine run (a bot's scheduled job)")]
@@ -118,8 +119,29 @@ def playground_save(request, actor: Actor):
         outcome.update(
             state=note.state, note=note, code=note.held_reason, stripped=result.stripped,
             show=SHOW_HELD if held else SHOW_SAVED, detail=held_reason_sentence(note),
+            replaced=None if result.created else replaced_before(actor.workspace, result.change_set),
+            change=str(result.change_set.id) if result.change_set else None,
         )
     turn.refresh_from_db()
+    shown = _turn_view(actor, turn, with_context=not request.htmx)
+    return _answer(request, actor, "save", {**shown, "outcome": outcome})
+
+
+@require_POST
+@workspace_page("turns:start")
+def playground_undo(request, actor: Actor):
+    """The Undo of a save shown in step 3: the same undo as the toast's (``change_set_undo``)."""
+    turn, error = _live_turn(actor, request.POST.get("turn"))
+    if turn is None:
+        return _answer(request, actor, "turn", {"turn_error": error})
+    try:
+        change_set_undo(actor=actor, change_set_id=request.POST.get("change"))
+    except DomainError as refusal:
+        if refusal.status == 404:
+            raise
+        outcome = {"state": "refused", "code": refusal.code, "detail": refusal.detail}
+    else:
+        outcome = {"state": "undone", "key": request.POST.get("key", "")}
     shown = _turn_view(actor, turn, with_context=not request.htmx)
     return _answer(request, actor, "save", {**shown, "outcome": outcome})
 

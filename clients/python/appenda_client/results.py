@@ -109,12 +109,15 @@ class SearchResult:
     text: str
     boundary: str | None = None
     ranking: str | None = None
+    min_score: float | None = None  # the cut-off: notes sharing no word with the query and less similar are left out
+    left_out_below_cutoff: int = 0  # how many readable notes that cut-off left out
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> SearchResult:
         return cls(notes=[Note.from_json(n) for n in body.get("notes", [])], text=body.get("text", ""),
-                   boundary=body.get("boundary"), ranking=body.get("ranking"), raw=body)
+                   boundary=body.get("boundary"), ranking=body.get("ranking"), min_score=body.get("min_score"),
+                   left_out_below_cutoff=int(body.get("left_out_below_cutoff", 0)), raw=body)
 
 
 @dataclass(frozen=True)
