@@ -43,7 +43,7 @@ class TurnStartView(WorkspaceAPIView):
         data = parse(c.TurnStartIn, request.data)
         turn = turns.turn_start(
             actor=self.actor, kind=data["kind"], chat_id=data.get("chat_id"), bot_ref=data.get("bot"),
-            table_ref=data.get("table"), private=data["private"], channel=data.get("channel"),
+            table_ref=data.get("table"), private=data.get("private"), channel=data.get("channel"),
         )
         context = recall.turn_context(turn=turn, workspace=self.workspace)
         return Response({"id": str(turn.id), "kind": turn.kind, "private": turn.private,

@@ -78,7 +78,10 @@ class TurnStartIn(Contract):
     chat_id = Identifier(required=False, allow_null=True, max_length=limits.CHAT_ID_MAX)
     bot = Text(required=False, allow_null=True, max_length=64, help_text="One of your bots (its id).")
     table = Text(required=False, allow_null=True, max_length=64, help_text="The table the person is looking at.")
-    private = Bool(required=False, default=False)
+    private = Bool(required=False, allow_null=True, default=None,
+                   help_text="The chat's private switch (R-PRIVATE-1): true makes the chat (chat_id) private, false "
+                             "turns it back off, left out keeps it as it is. A private chat neither reads nor saves "
+                             "memory.")
     channel = ChannelIn(required=False, allow_null=True)
 
 

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from appenda.db.fast import select_one
-from appenda.errors import DomainError, NotFound
+from appenda.errors import DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
 from memories.conversations import conversation_register
 from memories.limits import CHAT_KINDS, READ_REF_MAX
@@ -86,13 +86,16 @@ def _channel(kind: str, channel) -> dict:
 
 
 def turn_start(
-    *, actor: Actor, kind: str = "chat", chat_id=None, bot_ref=None, table_ref=None, private=False, channel=None
+    *, actor: Actor, kind: str = "chat", chat_id=None, bot_ref=None, table_ref=None, private=None, channel=None
 ) -> Turn:
+    """A new turn. ``private`` is the chat's switch (R-PRIVATE-1): True makes the chat private,
+    False turns private back off (for the person who made it private), None leaves it as it is.
+    Without a ``chat_id`` nothing is remembered: True makes this one turn private."""
     if not actor.can("turns:start"):
         raise NotFound("No such workspace, or you are not a member of it.")
     if kind not in Turn.Kind.values:
         raise DomainError(f"Unknown turn kind {kind!r}; use one of {', '.join(Turn.Kind.values)}.", code="invalid_kind")
-    if not isinstance(private, bool):
+    if private is not None and not isinstance(private, bool):
         raise DomainError("private is true or false.", code="invalid_private")
     bot = _bot_for_turn(actor, bot_ref)
     workspace = actor.workspace
@@ -112,7 +115,7 @@ def turn_start(
         kind=kind,
         chat_id=chat_id,
         table_id=table_id,
-        private=private,
+        private=private is True,
         channel=_channel(kind, channel),
         expires_at=timezone.now() + settings.APPENDA["TURN_TTL"],
     )
@@ -122,16 +125,55 @@ def turn_start(
     with transaction.atomic(using=alias):
         # R-MSG-2: a conversation someone else registered is refused here, before the turn exists.
         conversation_register(workspace=workspace, turn=turn)
-        if private and chat_id:
-            try:
-                with transaction.atomic(using=alias):
-                    PrivateChat(workspace_id=workspace.id, chat_id=chat_id, user_id=person_id).save(using=alias)
-            except IntegrityError:
-                pass  # already private
-        elif chat_id:
-            turn.private = PrivateChat.objects.for_workspace(workspace).filter(chat_id=chat_id).exists()
+        if chat_id:
+            turn.private = private_chat_set(workspace=workspace, chat_id=chat_id, person_id=person_id,
+                                            private=private)
         turn.save(using=alias, force_insert=True)
     return turn
+
+
+def private_chat_set(*, workspace, chat_id: str, person_id: int, private: bool | None) -> bool:
+    """Turns a chat's private switch on or off, or reads it (``private`` None); answers whether the
+    chat is private now. Only the person who made a chat private turns it back off: anyone else's
+    ``false`` leaves it private, so nobody reads or saves memory in someone else's private chat."""
+    alias = workspace.db_alias
+    chats = PrivateChat.objects.for_workspace(workspace).filter(chat_id=chat_id)
+    if private is True:
+        try:
+            with transaction.atomic(using=alias):  # a savepoint: a concurrent switch-on is no error
+                PrivateChat(workspace_id=workspace.id, chat_id=chat_id, user_id=person_id).save(using=alias)
+        except IntegrityError:
+            pass  # already private
+        return True
+    if private is False:
+        chats.filter(user_id=person_id).delete()
+    return chats.exists()
+
+
+def private_chats_of(*, actor: Actor) -> list[PrivateChat]:
+    """The chats the caller made private in this workspace, newest first (the Private chats page)."""
+    return list(PrivateChat.objects.for_workspace(actor.workspace).filter(user_id=actor.user.pk)
+                .order_by("-created_at", "chat_id"))
+
+
+def private_chat_switch(*, actor: Actor, chat_id, private: bool) -> bool:
+    """A person's own switch for one chat (the Private chats page): on makes it private, off
+    brings memory back to it. Off works only on a chat the caller made private (404 otherwise);
+    answers whether the chat is private now."""
+    if actor.bot is not None:
+        raise Forbidden("Only a person can change a chat's private switch; a bot's token cannot.",
+                        code="person_required")
+    if not isinstance(private, bool):
+        raise DomainError("private is true or false.", code="invalid_private")
+    chat_id = _checked_id(chat_id, field_name="chat_id", max_length=200)
+    if not chat_id:
+        raise DomainError("Name the chat: its chat id, as your agent host sends it.", code="invalid_chat_id")
+    workspace = actor.workspace
+    if not private and not PrivateChat.objects.for_workspace(workspace).filter(
+            chat_id=chat_id, user_id=actor.user.pk).exists():
+        raise NotFound("No such private chat of yours in this workspace.")
+    with transaction.atomic(using=workspace.db_alias):
+        return private_chat_set(workspace=workspace, chat_id=chat_id, person_id=actor.user.pk, private=private)
 
 
 def turn_for_actor(*, actor: Actor, turn_id, lock: bool = False) -> Turn:

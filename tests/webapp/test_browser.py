@@ -28,29 +28,59 @@ CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
 
 
+class _SharedChromium:
+    """One Chromium for the whole run, however many modules ask for ``browser``.
+
+    The browser tests of other modules import this module's fixtures; pytest then keeps one
+    session fixture per module, and a second ``sync_playwright()`` in the same thread fails
+    ("Sync API inside the asyncio loop"). So the fixtures share this one and count their users:
+    the last to finish closes it, before the live server stops (keep-alive sockets)."""
+
+    users = 0
+    playwright = None
+    chromium = None
+    previous_async_unsafe: str | None = None
+
+    @classmethod
+    def acquire(cls):
+        from playwright.sync_api import sync_playwright
+
+        if cls.chromium is None:
+            if not Path(CHROMIUM).exists():
+                pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser` or apt-get install "
+                            "chromium).")
+            # Playwright's sync API keeps an event loop running in this thread; Django's guard against
+            # ORM calls from async code would then refuse the tests' own (synchronous) database setup.
+            cls.previous_async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            cls.playwright = sync_playwright().start()
+            cls.chromium = cls.playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+        cls.users += 1
+        return cls.chromium
+
+    @classmethod
+    def release(cls) -> None:
+        cls.users -= 1
+        if cls.users or cls.chromium is None:
+            return
+        cls.chromium.close()
+        cls.playwright.stop()
+        cls.chromium = cls.playwright = None
+        if cls.previous_async_unsafe is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = cls.previous_async_unsafe
+
+
 @pytest.fixture(scope="session")
 def browser(live_server):
-    """One Chromium for the session; it closes before the live server stops (keep-alive sockets)."""
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make browser` or apt-get install chromium).")
-    # Playwright's sync API keeps an event loop running in this thread; Django's guard against
-    # ORM calls from async code would then refuse the tests' own (synchronous) database setup.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
-    if previous is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+    """Debian's Chromium (never a downloaded build), shared by every module's browser tests."""
+    yield _SharedChromium.acquire()
+    _SharedChromium.release()
 
 
 @pytest.fixture
@@ -60,6 +90,7 @@ def page(browser, live_server):
     expect.set_options(timeout=10_000)
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     tab = context.new_page()
+    tab.set_default_timeout(10_000)  # a missing control fails in seconds, not after Playwright's 30
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
     tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)

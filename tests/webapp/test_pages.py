@@ -39,6 +39,12 @@ def workspace_pages(world) -> list[str]:
         f"/w/{ws}/settings/members/",
         f"/w/{ws}/playground/",
         note_url(world, world.shared_note, "edit"),
+        note_url(world, world.shared_note, "history"),
+        f"/w/{ws}/settings/agents/memory/changes/",
+        f"/w/{ws}/settings/agents/memory/trash/",
+        f"/w/{ws}/settings/agents/memory/export/",
+        f"/w/{ws}/settings/agents/memory/private-chats/",
+        f"/w/{ws}/settings/agents/bots/",
     ]
 
 
@@ -308,7 +314,7 @@ def test_R_RBAC_3_blind_delete_page_never_contains_the_notes_text(world, login):
     page = client.get(f"/w/{world.ws.slug}/settings/members/")
     assert page.status_code == 200 and "editor@example.com" in page.text
     row = page.text.split("editor@example.com")[1].split("</tr>")[0]
-    assert '<td class="num">2</td>' in row
+    assert '<td class="num" data-label="Their notes">2</td>' in row
     for text in secret_texts:
         assert text not in page.text
     assert "pref.private" not in page.text

@@ -3,7 +3,9 @@
    - toasts: from the server-rendered list and from the "appenda:toast" event (HX-Trigger),
      with an Undo button that posts to the API's undo endpoint for the change set;
    - focus: after a swap, focus goes where the action said (data-focus-after) or to the list,
-     never lost on <body>.
+     never lost on <body>;
+   - a confirmed form whose chosen option downloads a file (data-download-choice) reloads after;
+   - a tab row that scrolls starts with its current tab in view.
    No inline script anywhere: the Content-Security-Policy allows scripts from 'self' only. */
 (function () {
   "use strict";
@@ -40,6 +42,13 @@
     message.className = "toast-message";
     message.textContent = detail.message;
     toast.appendChild(message);
+    if (detail.link && detail.link.href) {
+      const link = document.createElement("a");
+      link.className = "toast-link";
+      link.href = detail.link.href;
+      link.textContent = detail.link.label || "Open";
+      toast.appendChild(link);
+    }
     if (detail.undo) {
       const undo = document.createElement("button");
       undo.type = "button";
@@ -94,7 +103,10 @@
     } catch (error) {
       detail = "";
     }
-    showToast({ message: detail || "Undo is not available for this change.", kind: "error" });
+    // A later change stands in the way (409): the history page shows which one to undo first.
+    const history = document.querySelector('meta[name="appenda-history"]');
+    const link = response.status === 409 && history ? { href: history.content, label: "Open the history" } : null;
+    showToast({ message: detail || "Undo is not available for this change.", kind: "error", link: link });
   }
 
   document.addEventListener("click", (event) => {
@@ -145,6 +157,11 @@
         if (!confirmed) return;
         form.dataset.confirmed = "yes";
         form.requestSubmit(submitter);
+        // A choice that answers with a download (delete a bot, exporting its notes) leaves the
+        // page where it is: load it again once the download has started, to show what changed.
+        const choice = form.dataset.downloadChoice;
+        const picked = choice ? form.querySelector('input[type="radio"]:checked') : null;
+        if (picked && picked.value === choice) window.setTimeout(() => window.location.reload(), 1500);
       });
     },
     true
@@ -200,7 +217,22 @@
     });
   }
 
+  // A tab row that scrolls on a narrow screen starts scrolled to the current tab, so the page
+  // you are on is never the one hidden past the edge.
+  function revealCurrentTabs() {
+    document.querySelectorAll(".tabs").forEach((row) => {
+      const current = row.querySelector('[aria-current="page"]');
+      if (!current || row.scrollWidth <= row.clientWidth) return;
+      const left = current.offsetLeft; // the row is positioned: offsets are within it
+      const right = left + current.offsetWidth;
+      if (left < row.scrollLeft || right > row.scrollLeft + row.clientWidth) {
+        row.scrollLeft = Math.max(0, right - row.clientWidth + 24);
+      }
+    });
+  }
+
   function start() {
+    revealCurrentTabs();
     document.querySelectorAll("#toasts .toast").forEach((toast) => {
       scheduleDismiss(toast, toast.classList.contains("toast--error") ? "error" : "ok");
     });
