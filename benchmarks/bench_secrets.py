@@ -1,5 +1,10 @@
 """Secret detector benchmark (SPEC R-SAVE-2): precision, recall, false-positive rate, misses
-per kind, and scan time per note.
+per kind, and scan time per note, on two corpora reported apart:
+
+* the generated (tuning) corpus, tests/data/secret_corpus.jsonl, with the cases moved to tuning
+  from the outside set (tests/data/secret_tuning_from_outside.jsonl);
+* the outside corpus, tests/data/outside/secrets/corpus.jsonl: scanners' test data and other
+  people's files (see its README), never tuned on.
 
     python benchmarks/bench_secrets.py               # or: python -m benchmarks.bench_secrets
     python benchmarks/bench_secrets.py --baseline    # also detect-secrets' ad-hoc scan_line
@@ -29,6 +34,9 @@ if str(ROOT) not in sys.path:
 from memories.refusals.secrets import find_secrets  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "secret_corpus.jsonl"
+TUNING_FROM_OUTSIDE = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
+OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
+NEAR_MISS = "near_miss:"  # outside benign cases that are a format's boundary tests (README)
 GENERATOR = ROOT / "tests" / "data" / "make_secret_corpus.py"
 HELD_OUT_SEEDS = (101, 202, 303)
 NOTE_BYTES = 1024
@@ -347,9 +355,42 @@ HAND_WRITTEN_BENIGN = [
 ]
 
 
-def load_corpus() -> list[dict[str, str]]:
-    with CORPUS.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines]
+def load_corpus(path: Path = CORPUS) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def outside_figures(records: list[dict[str, str]]) -> dict:
+    """Recall over the secrets, false refusals over the benign notes, and apart from both the
+    share of format near misses flagged."""
+    secrets = [r for r in records if r["label"] == "secret"]
+    benign = [r for r in records if r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS)]
+    near = [r for r in records if r["kind"].startswith(NEAR_MISS)]
+    missed = [r for r in secrets if not find_secrets(r["text"])]
+    refused = [r for r in benign if find_secrets(r["text"])]
+    flagged = [r for r in near if find_secrets(r["text"])]
+    return {
+        "secrets": len(secrets), "benign": len(benign), "near": len(near),
+        "recall": 1 - len(missed) / len(secrets) if secrets else 1.0,
+        "false_refusals": len(refused) / len(benign) if benign else 0.0,
+        "near_flagged": len(flagged) / len(near) if near else 0.0,
+        "missed": missed, "refused": refused, "flagged": flagged,
+    }
+
+
+def report_outside(result: dict) -> None:
+    def source(record: dict) -> str:
+        return record["source"].split(" ")[0].split("/")[0]
+
+    print(f"Outside corpus: {result['secrets']} secret notes, {result['benign']} benign notes, "
+          f"{result['near']} format near misses (not counted as benign)")
+    print(f"  recall {result['recall']:.4f} ({result['secrets'] - len(result['missed'])}/{result['secrets']}), "
+          f"false refusals {result['false_refusals']:.4f} ({len(result['refused'])}/{result['benign']}); "
+          f"near misses flagged {result['near_flagged']:.4f} ({len(result['flagged'])}/{result['near']})")
+    misses = Counter(f"{source(r)}:{r['kind']}" for r in result["missed"])
+    print(f"  misses by source: {', '.join(f'{k} {n}' for k, n in misses.most_common()) or 'none'}")
+    refused = Counter(f"{source(r)}:{r['kind']}" for r in result["refused"])
+    print(f"  false refusals by source: {', '.join(f'{k} {n}' for k, n in refused.most_common()) or 'none'}")
 
 
 def generate_corpus(seed: int) -> list[dict[str, str]]:
@@ -476,7 +517,13 @@ def main(argv: list[str] | None = None) -> int:
     corpus = load_corpus()
     find_secrets("warm-up: password is Warm1ng-up")  # import-time work is not scan time
 
+    print("== Generated (tuning) corpus ==")
     report_quality("Committed corpus", measure(corpus, ours))
+    tuning = load_corpus(TUNING_FROM_OUTSIDE)
+    for record in tuning:
+        record.setdefault("secret", "")
+    if tuning:
+        report_quality("Cases moved to tuning from the outside set", measure(tuning, ours))
     for seed in HELD_OUT_SEEDS:
         report_quality(f"Fresh corpus, seed {seed}", measure(generate_corpus(seed), ours))
     hand_written = [
@@ -499,8 +546,14 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     corpus_texts = [r["text"] for r in corpus]
-    report_times("Scan time per corpus note", *time_scans(corpus_texts, args.repeats))
-    report_times("Scan time per 1 KB note", *time_scans(one_kb_notes(corpus, 500), args.repeats))
+    report_times("Generated corpus: scan time per corpus note", *time_scans(corpus_texts, args.repeats))
+    report_times("Generated corpus: scan time per 1 KB note", *time_scans(one_kb_notes(corpus, 500), args.repeats))
+
+    print()
+    print("== Outside corpus (tests/data/outside/secrets, never tuned on) ==")
+    outside = load_corpus(OUTSIDE)
+    report_outside(outside_figures(outside))
+    report_times("Outside corpus: scan time per 1 KB note", *time_scans(one_kb_notes(outside, 500), args.repeats))
     return 0
 
 

@@ -17,7 +17,6 @@ import string
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -33,9 +32,10 @@ from memories.refusals.secrets import SecretFinding, find_secrets  # noqa: E402
 CORPUS = ROOT / "tests" / "data" / "secret_corpus.jsonl"
 GENERATOR = ROOT / "tests" / "data" / "make_secret_corpus.py"
 
-RECALL_TARGET = 0.99
-FALSE_POSITIVE_TARGET = 0.005
-P95_BUDGET_S = 0.005  # per 1 KB note
+# The generated corpus stays at its level (recall 1.000, no false alarm); scan time is measured
+# by benchmarks/bench_secrets.py, not here (tests do not time things).
+RECALL_TARGET = 0.999
+FALSE_POSITIVE_TARGET = 0.001
 
 
 @pytest.fixture(scope="module")
@@ -356,28 +356,3 @@ def test_R_SAVE_2_detector_is_thread_safe(corpus):
     for pairs in results.values():
         for i, findings in pairs:
             assert findings == expected[i]
-
-
-def test_R_SAVE_2_p95_scan_time_of_a_1kb_note_is_within_budget(corpus, capsys):
-    rng = random.Random(11)
-    texts = [r["text"] for r in corpus]
-    notes = []
-    for _ in range(200):
-        note = ""
-        while len(note.encode("utf-8")) < 1024:
-            note += rng.choice(texts) + " "
-        notes.append(note.encode("utf-8")[:1024].decode("utf-8", "ignore"))
-    samples = []
-    for note in notes:
-        # CPU time of this thread, best of three: the scan's own cost, not the machine's load.
-        best = float("inf")
-        for _ in range(3):
-            start = time.thread_time()
-            find_secrets(note)
-            best = min(best, time.thread_time() - start)
-        samples.append(best)
-    samples.sort()
-    p50, p95 = samples[len(samples) // 2], samples[int(len(samples) * 0.95)]
-    with capsys.disabled():
-        print(f"\nR-SAVE-2 scan time per 1 KB note (CPU): p50 {p50 * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms")
-    assert p95 <= P95_BUDGET_S

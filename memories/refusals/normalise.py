@@ -1,0 +1,262 @@
+"""Other readings of a note for the secret detector: what a person or a model would read in it.
+
+A token can be written so that its characters are not the ones the formats name: look-alike
+letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…"), a space or a dash between
+every character, URL-encoding ("ghp%5F…"), or base64 / base32 of the token itself. Each
+``View`` here is one such reading, with every character's place in the original text, so a
+finding in a view is reported at the original characters it came from.
+
+Views only add candidates: the detector scans the original text as before, and then each view.
+All functions are pure; tables are read once (data/secrets_confusables.txt).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from memories.refusals.wordlists import table
+
+__all__ = ["View", "decode_base64_text", "views"]
+
+# Look-alike letters and digits -> Latin (Unicode TR39 confusables; see the data file).
+_CONFUSABLES = table("secrets_confusables")
+_NON_ASCII_WORD_RE = re.compile(r"(?<!\S)\S*[^\x00-\x7f]\S*")
+# Separators people put between a token's characters; zero-width ones are invisible.
+_SEPARATORS = " \t.\\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad"
+# At least 12 single characters, each followed by one or two separator characters: "g h p _ a …",
+# "a-b-c-d-…". Words never come one letter at a time this long.
+_SPACED_RUN_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Za-z0-9_+/=](?:[ \t.\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad]{1,2})){11,}"
+    r"[A-Za-z0-9_+/=](?![A-Za-z0-9])"
+)
+# Groups of 3-8 token characters joined by one space or dash, at least 4 groups, as tokens are
+# read out or written in blocks ("AKIA IOSF ODNN 7EXA MPLE"). Prose forms such runs too, so only
+# a vendor format found in the joined text counts (``formats_only``).
+_GROUPED_RUN_RE = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_]{3,8}[ \-]){3,}[A-Za-z0-9_]{3,8}(?![A-Za-z0-9_])"
+)
+_PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
+_PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
+_BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
+
+
+@dataclass(frozen=True)
+class View:
+    """Another reading of a text. ``places[i]`` is the original (start, end) of ``text[i]``.
+
+    ``formats_only``: only a finding of a format with a shape of its own counts in this view
+    (prose and random-string rules are for text as people write it, not for re-joined runs).
+    """
+
+    text: str
+    places: tuple[tuple[int, int], ...]
+    formats_only: bool = False
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        return self.places[start][0], self.places[end - 1][1]
+
+
+def _word_pieces(chars: str) -> list[str] | None:
+    """The Latin reading of one word with characters outside ASCII, one piece per character,
+    or None when the word gives no token by it."""
+    normal = [unicodedata.normalize("NFKC", c) for c in chars]
+    if all(n.isascii() for n in normal):
+        pieces = normal  # mathematical alphanumerics, fullwidth forms
+    elif any(c.isascii() and c.isalnum() for c in chars):
+        # A look-alike is read as Latin only inside a word that mixes it with Latin letters or
+        # digits ("ghр_…"): a Russian word made of look-alikes ("Сброс") is Russian.
+        pieces = ["".join(_CONFUSABLES.get(x, x) for x in n) for n in normal]
+        if not all(p.isascii() for p in pieces):
+            return None
+    else:
+        return None  # NFKC's changes inside CJK text (fullwidth "：") make no token
+    return pieces if sum(c.isalnum() for c in "".join(pieces)) >= 4 else None
+
+
+def _skeleton(text: str) -> View | None:
+    """NFKC, then look-alikes to Latin, in the words that become Latin letters and digits by it.
+
+    "ghр_…" (Cyrillic р) and "𝐠𝐡𝐩_…" (mathematical bold) become "ghp_…"; other words stay as
+    written. None when no word changes.
+    """
+    if text.isascii():
+        return None
+    changes = []
+    for word in _NON_ASCII_WORD_RE.finditer(text):
+        pieces = _word_pieces(word.group())
+        if pieces is not None:
+            changes.append((word.start(), pieces))
+    if not changes:
+        return None
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    position = 0
+    for start, pieces in changes:
+        out.append(text[position:start])
+        places.extend((i, i + 1) for i in range(position, start))
+        for offset, piece in enumerate(pieces):
+            out.append(piece)
+            places.extend([(start + offset, start + offset + 1)] * len(piece))
+        position = start + len(pieces)
+    out.append(text[position:])
+    places.extend((i, i + 1) for i in range(position, len(text)))
+    return View("".join(out), tuple(places))
+
+
+def _even_blocks(run: str) -> bool:
+    """"AKIA IOSF ODNN 7EXA MPLE": blocks of one length (the last may be shorter), with a digit
+    or a capital letter in them; prose words are not all of one length."""
+    blocks = re.split(r"[ \-]", run)
+    size = len(blocks[0])
+    if any(len(b) != size for b in blocks[:-1]) or len(blocks[-1]) > size:
+        return False
+    return any(c.isdigit() or c.isupper() for c in run)
+
+
+def _joined(text: str, pattern: re.Pattern, *, formats_only: bool) -> list[View]:
+    """Each run of ``pattern`` with its separators taken out, as its own view. A separator
+    with a space on each side ("g h p - a b") is a character of the token."""
+    result = []
+    for run in pattern.finditer(text):
+        if formats_only and not _even_blocks(run.group()):
+            continue
+        chars, places = [], []
+        for index in range(run.start(), run.end()):
+            char = text[index]
+            if char in _SEPARATORS and not (
+                char in "-." and text[index - 1] == " " and text[index + 1: index + 2] == " "
+            ):
+                continue
+            chars.append(char)
+            places.append((index, index + 1))
+        result.append(View("".join(chars), tuple(places), formats_only=formats_only))
+    return result
+
+
+def _percent_decoded(text: str) -> list[View]:
+    """URL-encoding undone for ASCII escapes, word by word: "ghp%5FAbC…" reads "ghp_AbC…"."""
+    if "%" not in text:
+        return []
+    result = []
+    for word in _PERCENT_WORD_RE.finditer(text):
+        out, places, position = [], [], word.start()
+        for escape in _PERCENT_RE.finditer(text, word.start(), word.end()):
+            for index in range(position, escape.start()):
+                out.append(text[index])
+                places.append((index, index + 1))
+            code = int(escape.group()[1:], 16)
+            if 0x20 <= code < 0x7F:
+                out.append(chr(code))
+                places.append(escape.span())
+            else:
+                out.extend(escape.group())
+                places.extend((i, i + 1) for i in range(escape.start(), escape.end()))
+            position = escape.end()
+        for index in range(position, word.end()):
+            out.append(text[index])
+            places.append((index, index + 1))
+        result.append(View("".join(out), tuple(places)))
+    return result
+
+
+def _readable(raw: bytes) -> str | None:
+    """``raw`` as text when it is printable UTF-8 (tabs and newlines allowed), else None."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(decoded) < 8 or not all(c.isprintable() or c in "\n\t\r" for c in decoded):
+        return None
+    return decoded
+
+
+def decode_base64_text(token: str) -> str | None:
+    """The text a base64 / base64url run encodes, when it encodes readable text; else None.
+
+    A run cut mid-way (a note is at most 1 KB) still decodes: the tail that does not fill a
+    quantum is dropped, and a character cut in half at the end is dropped too.
+    """
+    core = token.rstrip("=")
+    alphabet_url = "-" in core or "_" in core
+    if alphabet_url and ("+" in core or "/" in core):
+        return None
+    core = core[: len(core) - len(core) % 4] if len(core) % 4 == 1 else core
+    padded = core + "=" * (-len(core) % 4)
+    try:
+        raw = (base64.urlsafe_b64decode if alphabet_url else base64.b64decode)(padded)
+    except (binascii.Error, ValueError):
+        return None
+    for cut in range(0, 4):  # a UTF-8 character cut by the end of the run
+        text = _readable(raw[: len(raw) - cut] if cut else raw)
+        if text is not None:
+            return text
+    return None
+
+
+def _decode_base32_text(token: str) -> str | None:
+    core = token.rstrip("=")
+    core = core[: len(core) - len(core) % 8 + (len(core) % 8 if len(core) % 8 in (2, 4, 5, 7) else 0)]
+    try:
+        raw = base64.b32decode(core + "=" * (-len(core) % 8))
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _decoded_runs(text: str, known: list[tuple[int, int]]) -> list[View]:
+    """base64 and base32 runs that encode readable text, each as a view of its decoded text;
+    every character of it stands for the whole run. Runs inside ``known`` (already found as a
+    secret: a JWT's segments decode to JSON too) are not decoded again."""
+    result = []
+    seen: set[tuple[int, int]] = set(known)
+    if any(c.isdigit() for c in text) or "=" in text or any(c.islower() for c in text):
+        for run in _BASE64_RUN_RE.finditer(text):
+            if _inside(run.span(), known):
+                continue
+            decoded = decode_base64_text(run.group())
+            if decoded is not None:
+                seen.add(run.span())
+                result.append(View(decoded, (run.span(),) * len(decoded)))
+    for run in _BASE32_RUN_RE.finditer(text):
+        if run.span() in seen or _inside(run.span(), known):
+            continue
+        decoded = _decode_base32_text(run.group())
+        if decoded is not None:
+            result.append(View(decoded, (run.span(),) * len(decoded)))
+    return result
+
+
+def _inside(span: tuple[int, int], known: list[tuple[int, int]]) -> bool:
+    return any(start <= span[0] and span[1] <= end for start, end in known)
+
+
+def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
+    """Every other reading of ``text`` worth scanning; empty for most notes. ``known``: spans
+    already found as secrets in the text as written."""
+    known = known or []
+    result: list[View] = []
+    skeleton = _skeleton(text)
+    base = skeleton.text if skeleton is not None else text
+    joined = (_joined(base, _SPACED_RUN_RE, formats_only=False)
+              + _joined(base, _GROUPED_RUN_RE, formats_only=True))
+    if skeleton is not None:
+        result.append(skeleton)
+        joined = [_through(view, skeleton) for view in joined]  # back to the original text
+    result += joined
+    decoded = _decoded_runs(text, known)
+    for percent in _percent_decoded(text):
+        result.append(percent)
+        decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
+    result += decoded
+    return result
+
+
+def _through(view: View, base: View) -> View:
+    """A view of ``base``'s text, re-pointed at the original text ``base`` was made from."""
+    places = tuple((base.places[start][0], base.places[end - 1][1]) for start, end in view.places)
+    return View(view.text, places, formats_only=view.formats_only)

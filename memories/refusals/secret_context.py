@@ -1,0 +1,340 @@
+"""Secrets found by their context (R-SAVE-2): ``curl -u`` and ``Authorization:`` headers,
+"api_key = ...", and random-looking strings with no keyword at all, where the words around a
+string decide (a commit SHA or a document id is not a credential).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+
+from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
+
+from memories.refusals.normalise import decode_base64_text
+from memories.refusals.secret_assignments import directive
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_prose import DECLARATOR, _keyword_identifier
+from memories.refusals.secret_values import (
+    _BASE64_ENTROPY,
+    _HEX_RE,
+    _UUID_RE,
+    _base64_entropy,
+    _char_classes,
+    _compile,
+    _is_non_secret_value,
+    _is_placeholder,
+    _looks_random,
+    _looks_random_symbols,
+    _trim_value,
+)
+
+# --- curl -u user:password; "Authorization: Bearer/Basic/Token ..." -------------------------
+
+_CURL_USER_RE = _compile(
+    r"(?:^|\s)(?:-u|--user|--proxy-user)\s*[\"']?(?P<user>[^\s:\"']{1,64}):(?P<val>[^\s\"']{1,128})"
+)
+_AUTH_WORD_RE = _compile(
+    r"authorization|x-api-key|api-key|x-auth-token|auth-token|access-token|api-token|bearer|basic"
+)
+_AUTH_TAIL_RE = _compile(
+    r"(?i)(?:(?P<header>(?<=authorization)|(?<=api-key)|(?<=auth-token)|(?<=access-token)"
+    r"|(?<=api-token))\s*[:=]\s*[\"']?\s*"
+    r"(?:(?P<scheme>bearer|token|basic|apikey|sso-key|digest)\s+)?"
+    r"|(?<=bearer)\s+|(?<=basic)\s+)"
+    r"(?P<val>[A-Za-z0-9\-._~+/]{12,}={0,2})"
+)
+
+
+def _basic_credentials(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    user, sep, password = decoded.partition(":")
+    return bool(sep and user and password) and decoded.isprintable()
+
+
+def _find_auth_headers(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "-u" in text or "--user" in text or "--proxy-user" in text:
+        for match in _CURL_USER_RE.finditer(text):
+            value = match.group("val")  # a shell argument: a trailing "." belongs to it
+            if len(value) >= 3 and not _is_placeholder(value):
+                yield "basic_auth", match.start("val"), match.end("val"), 72
+    for core in _AUTH_WORD_RE.finditer(lowered):
+        if core.start() and lowered[core.start() - 1].isalnum():
+            continue
+        match = _AUTH_TAIL_RE.match(text, core.end())
+        if match is None:
+            continue
+        value = match.group("val")
+        if match.end("val") == len(text) or text[match.end("val")].isspace():
+            value = _trim_value(value)  # "... Bearer abc123." ends a sentence; "abc123.'" does not
+        start = match.start("val")
+        header = match.group("header") is not None
+        scheme = (match.group("scheme") or core.group()).lower()
+        if scheme == "basic":
+            if _basic_credentials(value) or _looks_random(value, with_keyword=True):
+                yield "basic_auth", start, start + len(value), 73
+            continue
+        if _looks_random(value, with_keyword=True) or (
+            header and len(value) >= 16 and not _is_non_secret_value(value)
+            and _char_classes(value) >= 2
+        ):
+            yield "bearer_token", start, start + len(value), 73
+
+
+# --- "api_key = ...", "token: ...", "the Datadog API key is ..." with a random value --------
+
+# The keyword list starts from detect-secrets' KeywordDetector denylist.
+_GENERIC_KEYWORDS = sorted(
+    {k for k in KEYWORD_DENYLIST if "pass" not in k and "pwd" not in k and k.isascii()}
+    | {
+        r"api[_\- ]?key", r"api[_\- ]?secret", r"api[_\- ]?token", r"app[_\- ]?secret",
+        r"app[_\- ]?key", r"access[_\- ]?key(?:[_\- ]?id)?", r"access[_\- ]?token",
+        r"refresh[_\- ]?token", r"auth[_\- ]?token", r"bearer[_\- ]?token", r"client[_\- ]?secret",
+        r"client[_\- ]?key", r"consumer[_\- ]?(?:key|secret)",
+        r"secret[_\- ]?(?:access[_\- ]?)?key",
+        r"signing[_\- ]?(?:key|secret)", r"encryption[_\- ]?key", r"master[_\- ]?key",
+        r"session[_\- ]?(?:key|secret)", r"webhook[_\- ]?secret", r"shared[_\- ]?secret",
+        r"license[_\- ]?key", r"private[_\- ]?token", r"personal[_\- ]?access[_\- ]?token",
+        r"deploy[_\- ]?(?:key|token)", r"auth[_\- ]?key", r"token", r"secret", r"key", r"apikey",
+        r"credentials?", r"jwt[_\- ]?secret", r"hmac[_\- ]?(?:key|secret)", r"sas[_\- ]?token",
+        r"pat", r"x-api-key",
+    },
+    key=len,
+    reverse=True,
+)
+_GENERIC_KEYWORD_RE = _compile("|".join(_GENERIC_KEYWORDS))
+_GENERIC_TAIL_RE = _compile(
+    DECLARATOR +
+    r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"
+    r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=])\s*|\s+(?:is|was|is\s+now|=)\s+|(?(about)(?!)|\s+))"
+    # Quoted values may hold any printable character (Django keys: "k3#x!(-_=+)..."); bare
+    # values stop at the first character outside the base64 / URL-safe alphabets.
+    r"(?:@?\"(?P<dq>[^\"\s]{8,512})\"|'(?P<sq>[^'\s]{8,512})'|`(?P<bq>[^`\s]{8,512})`"
+    r"|(?P<val>[A-Za-z0-9+/=_.~\-]{12,256})"
+    # A bare value with symbols ("m{{h}o)p$…"): only right after an assignment to a strong word.
+    r"|(?P<sym>[^\s\"'`]{8,256}))",
+    re.IGNORECASE,
+)
+_STRONG_KEYWORD_RE = _compile(r"(?i)api|secret|token|auth|credential|access|private|signing")
+_NOT_A_SECRET_KEYWORD_SUFFIX_RE = _compile(
+    r"(?i)[_\-.](?:id|ids|name|names|type|count|length|len|url|uri|path|file|hash|prefix|"
+    r"column|field|header|ttl|expiry|expires|version|format|env|var)$"
+)
+_B64_ALPHABET_RE = _compile(r"[A-Za-z0-9+/=_.~\-]+")
+
+
+_ASSIGNMENTS = frozenset({":", "=", ":=", "?=", "<-", "=>", "==", "===", "!=", "!=="})
+
+
+def _is_assignment(match: re.Match, text: str, name_start: int) -> bool:
+    """An assignment operator, or a configuration directive without one (name, space, quoted
+    literal, on a line of its own: BIND's 'secret "…";', nginx, Apache)."""
+    if match.group("sep").strip() in _ASSIGNMENTS:
+        return True
+    quoted = match.group("dq") is not None or match.group("sq") is not None
+    return (quoted and not match.group("about") and not match.group("sep").strip()
+            and directive(text, name_start, match.end()))
+
+
+def _assigned_key_material(value: str, match: re.Match, text: str, name_start: int) -> bool:
+    """A value assigned to a credential word in code ("api_key = 'm{{h}o)p$…'"): any string of
+    8+ characters mixing three classes (or letters with a fifth or more symbols) that is not a
+    placeholder, reference or identifier."""
+    if not _is_assignment(match, text, name_start):
+        return False
+    symbols = sum(not c.isalnum() for c in value)
+    mixed = _char_classes(value) >= 3 or (any(c.isalpha() for c in value) and symbols >= 0.2 * len(value))
+    return mixed and not _is_non_secret_value(value)
+
+
+def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    position = 0
+    while True:
+        core = _GENERIC_KEYWORD_RE.search(lowered, position)
+        if core is None:
+            return
+        position = core.start() + 1
+        span = _keyword_identifier(text, core.start(), core.end(), glue_ok=False)
+        if span is None:
+            continue
+        keyword = text[span[0]: span[1]]
+        if _NOT_A_SECRET_KEYWORD_SUFFIX_RE.search(keyword):
+            continue
+        match = _GENERIC_TAIL_RE.match(text, span[1])
+        if match is None:
+            continue
+        group = next(g for g in ("dq", "sq", "bq", "val", "sym") if match.group(g) is not None)
+        if group == "sym" and not (
+            _STRONG_KEYWORD_RE.search(keyword) and match.group("sep").strip() in _ASSIGNMENTS
+        ):
+            continue
+        value = match.group(group)
+        if group == "val":
+            value = _trim_value(value)
+        if _overlaps(taken, match.start(group), match.start(group) + len(value)):
+            continue  # a more specific rule already holds this value
+        if _UUID_RE.fullmatch(value):
+            # Heroku-style UUID API keys only count right after an explicit credential word.
+            strong = bool(_STRONG_KEYWORD_RE.search(keyword))
+            if not (strong and match.group("sep").strip() and not match.group("about")):
+                continue
+        elif _is_non_secret_value(value):
+            continue
+        elif group != "val" and not _B64_ALPHABET_RE.fullmatch(value):
+            if not (_looks_random_symbols(value) or _assigned_key_material(value, match, text, span[0])):
+                continue
+        elif not _looks_random(value, with_keyword=True):
+            continue
+        start = match.start(group)
+        if _HEX_RE.fullmatch(value) and _context_names_an_id(lowered, start, hex_value=True):
+            continue
+        position = max(position, start + len(value))
+        yield "generic_secret", start, start + len(value), 60
+
+
+# ============================================================================================
+# Free-standing random strings
+# ============================================================================================
+
+_TOKEN_RUN_RE = _compile(r"[A-Za-z0-9+/=_\-]{12,}")
+_CANDIDATE_TOKEN_RE = _compile(
+    r"(?<![A-Za-z0-9+/=_\-.])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/=_\-])"
+)
+# Words that say "the next string is an id or a digest", not a credential.
+_ID_CONTEXT_WORDS = frozenset(
+    """
+    commit commits committed sha sha1 sha256 sha512 sha-1 sha-256 hash hashes revision rev
+    checksum digest md5 etag fingerprint trace span request correlation oid build blob tree
+    merge cherry-pick cherry-picked cherrypick revert reverted git head tag image layer ref diff
+    patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
+    file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
+    """.split()
+)
+# Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.
+_HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
+    """
+    page record row block item issue ticket order invoice database workspace project table
+    column object node entity expected got mismatch matches sum sums tx txid txn transaction
+    address contract wallet
+    """.split()
+)
+_CONTEXT_WORD_RE = _compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_DIGEST_PREFIX_RE = _compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)[-:]")
+# Certificates and public keys are meant to be shared; their base64 bodies are not secrets.
+_PUBLIC_BLOCK_RE = _compile(
+    r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|X509 CRL|CERTIFICATE REQUEST|"
+    r"NEW CERTIFICATE REQUEST|PGP PUBLIC KEY BLOCK|PGP SIGNATURE|PKCS7)-----[\s\S]*?"
+    r"(?:-----END [A-Z0-9 ]+-----|\Z)"
+)
+
+
+def _context_names_an_id(lowered: str, position: int, *, hex_value: bool) -> bool:
+    window = lowered[max(0, position - (100 if hex_value else 60)): position]
+    words = _HEX_ID_CONTEXT_WORDS if hex_value else _ID_CONTEXT_WORDS
+    return any(word in words for word in _CONTEXT_WORD_RE.findall(window))
+
+
+def _is_dashless_uuid(token: str) -> bool:
+    """32 hex digits laid out as an RFC 4122 UUID (version nibble 1-5, variant 8-b)."""
+    return len(token) == 32 and token[12] in "12345" and token[16].lower() in "89ab"
+
+
+def _is_der_certificate(token: str) -> bool:
+    """The first base64 line of an X.509 certificate: SEQUENCE { SEQUENCE (tbsCertificate) ...
+    A private key starts SEQUENCE { INTEGER 0 ... } instead, and stays flagged."""
+    try:
+        head = base64.b64decode(token[:16] + "=" * (-len(token[:16]) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return len(head) >= 6 and head[0] == 0x30 and head[1] == 0x82 and head[4] == 0x30
+
+
+def _is_ssh_public_key(token: str) -> bool:
+    """"AAAAC3NzaC1lZDI1NTE5...": SSH wire format, a length then "ssh-ed25519" / "ecdsa-..."."""
+    try:
+        head = base64.b64decode(token[:32])
+    except (binascii.Error, ValueError):
+        return False
+    return head[:3] == b"\x00\x00\x00" and head[4:].startswith((b"ssh-", b"ecdsa-", b"sk-"))
+
+
+# A git object name is 40 hex digits (SHA-1). Notes of a data team quote them all the time
+# ("release v7.7 is tagged at ..."), so one is a secret only when the words around it say so.
+_GIT_SHA_LENGTH = 40
+_CREDENTIAL_CONTEXT_RE = _compile(
+    r"(?<![a-z])(?:key|keys|token|tokens|secret|secrets|password|passwd|pwd|passphrase|apikey|"
+    r"api-key|api_key|credential|credentials|creds|bearer|auth)(?![a-z])"
+)
+# Field names in decoded JSON that say its values are credentials.
+_SECRET_FIELD_RE = _compile(
+    r"(?i)[\"'][\w\-]*(?:pass|secret|token|api[_\-]?key|private|credential|auth|pwd)[\w\-]*"
+    r"[\"']\s*:\s*[\"']?[^\s\"',}]"
+)
+
+
+def _credential_words_near(lowered: str, start: int, end: int) -> bool:
+    window = lowered[max(0, start - 60): start] + " " + lowered[end: end + 30]
+    return _CREDENTIAL_CONTEXT_RE.search(window) is not None
+
+
+# Decoded text with a structure of its own: JSON, XML / HTML, several lines, a URL or path,
+# "key=value&..." or "key: value" pairs.
+_STRUCTURED_TEXT_RE = _compile(
+    r"^\s*[\[{<]|\n|://|^/[\w.\-]+/|[\w\-]=[^=\s]*[&;,]\s*[\w\-]+=|^[\w\-]+:\s"
+)
+
+
+def _encodes_plain_text(token: str) -> bool:
+    """base64 of structured readable data with no credential field ("eyJ1c2VyIjog..." =
+    '{"user": ...'): the encoding is not key material; the decoded text is scanned as a reading
+    of its own (memories.refusals.normalise), where a key inside it is still found.
+
+    One line of free text under base64 ("c3VwZXIgbG9uZyBzdHJpbmcg..." = "super long string ...")
+    is not skipped: nobody base64s a sentence to share it; that is how a passphrase or a
+    Kubernetes Secret's value is written. It is judged as detect-secrets judges any base64
+    string, at the library's default entropy limit (4.5) without the allowance shorter random
+    runs get here: base64 of a few words ("super secret value") stays below it."""
+    decoded = decode_base64_text(token)
+    if decoded is None or _SECRET_FIELD_RE.search(decoded) is not None:
+        return False
+    if _STRUCTURED_TEXT_RE.search(decoded) is not None:
+        return True
+    return _base64_entropy(token) < _BASE64_ENTROPY.entropy_limit
+
+
+def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    public_blocks = (
+        [m.span() for m in _PUBLIC_BLOCK_RE.finditer(text)] if "-----BEGIN" in text else []
+    )
+    for match in _CANDIDATE_TOKEN_RE.finditer(text):
+        token = match.group()
+        start, end = match.span()
+        if _overlaps(taken, start, end):
+            continue  # a more specific rule already holds this token
+        if token[:2] in ("0x", "0X") and len(token) >= 34 and _HEX_RE.fullmatch(token, 2):
+            token, start = token[2:], start + 2  # "0x…": a hex number (an Ethereum key is 0x + 64)
+        is_hex = _HEX_RE.fullmatch(token) is not None
+        chunk = text[text.rfind(" ", 0, start) + 1: end]
+        if "://" in chunk or "@" in chunk or "\\" in chunk or "base64," in chunk:
+            continue  # inside a URL / path / e-mail: document ids, not credentials
+        if _DIGEST_PREFIX_RE.match(token) or _context_names_an_id(lowered, start, hex_value=is_hex):
+            continue  # "sha384-...", "commit 9fceb02...", "request id ..."
+        if not _looks_random(token, with_keyword=False):
+            continue
+        if is_hex and _is_dashless_uuid(token):
+            continue
+        if (is_hex and len(token) == _GIT_SHA_LENGTH
+                and not _credential_words_near(lowered, start, end)):
+            continue  # a commit / tag / object name
+        if not is_hex and _encodes_plain_text(token):
+            continue
+        if token.startswith("MII") and _is_der_certificate(token):
+            continue
+        if token.startswith("AAAA") and _is_ssh_public_key(token):
+            continue  # public keys are meant to be shared
+        if any(b_start <= start and end <= b_end for b_start, b_end in public_blocks):
+            continue
+        yield ("hex_high_entropy" if is_hex else "base64_high_entropy"), start, end, 30

@@ -1,0 +1,394 @@
+"""Secret formats with a shape of their own: one regex, one kind (R-SAVE-2).
+
+detect-secrets' compiled vendor patterns, the vendor formats it lacks (from the vendors' public
+token formats), JWTs, private-key blocks, credential URLs and ADO/ODBC connection strings. Each
+rule names substrings the lowercased note must contain, so most rules are skipped for most notes.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from detect_secrets.plugins.artifactory import ArtifactoryDetector
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.private_key import PrivateKeyDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from memories.refusals.secret_urls import (
+    ADO_PATTERN,
+    CREDENTIAL_URL_PATTERN,
+    ado_accept,
+    basic_auth_url_accept,
+    credential_url_accept,
+    credential_url_kind,
+)
+from memories.refusals.secret_values import (
+    _char_classes,
+    _compile,
+    _is_placeholder,
+    _looks_random,
+    _wordiness,
+)
+
+Candidate = tuple[str, int, int, int]  # kind, start, end, priority
+Spans = list[tuple[int, int]]
+
+# ============================================================================================
+# Regex rules: one pattern, one kind
+# ============================================================================================
+
+Accept = Callable[[re.Match, str], bool]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    pattern: re.Pattern
+    needs: tuple[str, ...]  # the lowercased note must contain one of these, or the rule is skipped
+    group: int | str = 0  # the group whose span is the secret
+    accept: Accept | None = None
+    priority: int = 50  # higher wins when findings overlap
+    extend: str | None = None  # characters a token may continue with past the regex
+    min_run: int = 0  # needs a run of token characters at least this long
+    classify: Callable[[re.Match], str] | None = None  # kind decided per match
+
+
+_TOKEN_TAIL = "A-Za-z0-9_\\-"
+
+
+def _bounded(match: re.Match, text: str) -> bool:
+    """The token is not glued to other letters or digits (no "XAKIA..." false hits)."""
+    start, end = match.span()
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return not before.isalnum() and not after.isalnum()
+
+
+def _bounded_left(match: re.Match, text: str) -> bool:
+    start = match.start()
+    return start == 0 or not text[start - 1].isalnum()
+
+
+def _random_group(group: int | str) -> Accept:
+    def accept(match: re.Match, text: str) -> bool:
+        return _looks_random(match.group(group), with_keyword=True)
+
+    return accept
+
+
+def _artifactory_accept(match: re.Match, text: str) -> bool:
+    token = match.group().strip(" \t\r\n=:\"")
+    return len(token) >= 40 and _looks_random(token, with_keyword=True)
+
+
+_CREDENTIAL_WORDS = ("key", "pwd", "pass", "token", "secret")
+
+
+def _library_rules() -> list[_Rule]:
+    """detect-secrets' own compiled patterns, mapped to our kinds."""
+    rules: list[_Rule] = []
+
+    def add(kind: str, patterns, needs: tuple[str, ...], **options) -> None:
+        for pattern in patterns:
+            rules.append(_Rule(kind=kind, pattern=pattern, needs=needs, **options))
+
+    aws_access, aws_secret = AWSKeyDetector.denylist
+    add("aws_access_key", [aws_access], ("akia", "asia", "abia", "acca", "a3t"),
+        accept=_bounded, priority=90)
+    add("aws_secret_key", [aws_secret], ("aws",), group=1, priority=80, min_run=40)
+    add("artifactory_token", ArtifactoryDetector.denylist, ("akc", "ap"),
+        accept=_artifactory_accept, priority=70, min_run=40)
+    add("azure_storage_key", AzureStorageKeyDetector.denylist, ("accountkey=",), priority=90)
+    add("basic_auth_url", BasicAuthDetector.denylist, ("://",), group=1,
+        accept=basic_auth_url_accept,
+        priority=73)
+    add("cloudant_credentials", CloudantDetector.denylist, ("cl",), group=1, priority=70,
+        min_run=24)
+    add("discord_token", DiscordBotTokenDetector.denylist, ("",), accept=_bounded, priority=80,
+        min_run=24)
+    add("github_token", GitHubTokenDetector.denylist, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        accept=_bounded_left, priority=90, extend=_TOKEN_TAIL)
+    add("gitlab_token", GitLabTokenDetector.denylist,
+        ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "gr1348941", "glcbt-", "glimt-",
+         "glptt-", "glagent-", "gloas-"), accept=_bounded_left, priority=90)
+    add("ibm_cloud_key", IbmCloudIamDetector.denylist, _CREDENTIAL_WORDS, group=1,
+        accept=_random_group(1), priority=60, min_run=44)
+    add("ibm_cos_hmac", IbmCosHmacDetector.denylist, ("secret",), group=1, priority=70,
+        min_run=48)
+    add("mailchimp_key", MailchimpDetector.denylist, ("-us",), accept=_bounded, priority=80,
+        min_run=32)
+    add("npm_token", NpmDetector.denylist, ("_authtoken",), group=1, priority=80)
+    add("openai_key", OpenAIDetector.denylist, ("t3blbkfj",), accept=_bounded_left, priority=90,
+        extend=_TOKEN_TAIL)
+    add("pypi_token", PypiTokenDetector.denylist, ("pypi-",), priority=90, extend=_TOKEN_TAIL)
+    add("sendgrid_key", SendGridDetector.denylist, ("sg.",), priority=90)
+    slack_token, slack_webhook = SlackDetector.denylist
+    add("slack_token", [slack_token], ("xox",), accept=_bounded_left, priority=90,
+        extend=_TOKEN_TAIL)
+    add("slack_webhook", [slack_webhook], ("hooks.slack.com",), priority=90)
+    add("softlayer_key", SoftlayerDetector.denylist, ("softlayer", "sl"), group=1, priority=70,
+        min_run=64)
+    add("square_secret", SquareOAuthDetector.denylist, ("sq0csp-",), priority=90)
+    add("stripe_key", StripeDetector.denylist, ("k_live_",), accept=_bounded_left, priority=90,
+        extend="A-Za-z0-9")
+    add("telegram_token", TelegramBotTokenDetector.denylist, (":",), accept=_bounded,
+        priority=80, min_run=35)
+    add("twilio_key", TwilioKeyDetector.denylist, ("ac", "sk"), accept=_bounded, priority=80,
+        min_run=34)
+    return rules
+
+
+def _vendor(kind: str, pattern: str, needs: tuple[str, ...], **options) -> _Rule:
+    options.setdefault("priority", 90)
+    return _Rule(kind=kind, pattern=_compile(pattern), needs=needs, **options)
+
+
+# Vendor formats detect-secrets does not ship, from the vendors' published token formats.
+_VENDOR_RULES: list[_Rule] = [
+    _vendor("anthropic_key", r"sk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_\-]{32,}", ("sk-ant-",),
+            accept=_bounded_left, priority=95),
+    _vendor("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{32,}", ("sk-ant-",), accept=_bounded_left,
+            priority=94),
+    _vendor("openai_key", r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}",
+            ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-"), accept=_bounded_left,
+            priority=93),
+    _vendor("openai_key", r"sk-(?!ant-)[A-Za-z0-9]{32,}(?![A-Za-z0-9_\-])", ("sk-",),
+            accept=lambda m, t: _bounded_left(m, t) and _looks_random(m.group(), with_keyword=True),
+            priority=85),
+    _vendor("github_token", r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", ("github_pat_",),
+            accept=_bounded_left, priority=95),
+    _vendor("github_token", r"gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])",
+            ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), accept=_bounded_left, priority=92),
+    _vendor("gitlab_token", r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|oas)-[A-Za-z0-9_\-]{20,}", ("gl",),
+            accept=_bounded_left, priority=89),
+    # Hugging Face: "hf_" + 34 letters. Letters only, so ask for both cases, not for digits.
+    _vendor("huggingface_token", r"hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", ("hf_",),
+            accept=lambda m, t: _bounded_left(m, t) and _char_classes(m.group()[3:]) >= 2
+            and _wordiness(m.group()[3:]) <= 0.6),
+    _vendor("npm_token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ("npm_",), accept=_bounded_left),
+    _vendor("pypi_token", r"pypi-AgE[A-Za-z0-9_\-]{50,}", ("pypi-",), accept=_bounded_left),
+    _vendor("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}", ("_v1_",), accept=_bounded_left),
+    _vendor("google_api_key", r"AIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])", ("aiza",),
+            accept=_bounded_left),
+    # age (age-encryption.org/v1): an X25519 identity is Bech32 with the HRP "AGE-SECRET-KEY-",
+    # written upper-case: "AGE-SECRET-KEY-1" + 58 characters of the Bech32 alphabet.
+    _vendor("age_secret_key", r"(?i)AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{50,70}",
+            ("age-secret-key-1",), accept=_bounded_left, priority=95),
+    # Discord bot tokens: base64 user id . timestamp . HMAC; the HMAC grew from 27 to 38 characters.
+    _vendor("discord_token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
+            ("",), accept=_bounded, priority=81, min_run=24),
+    # The same shape with any first letter: a payload, a 6-character timestamp and an HMAC is
+    # how signed session tokens are written (Discord, itsdangerous' TimestampSigner); the HMAC
+    # must read as random, so dotted names ("app_settings.models.SomeLongClassName") pass.
+    _vendor("signed_token",
+            r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,40}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,43}",
+            (".",), priority=79, min_run=27,
+            accept=lambda m, t: _bounded(m, t) and _looks_random(m.group().rsplit(".", 1)[1],
+                                                                 with_keyword=False)),
+    _vendor("groq_key", r"gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])", ("gsk_",), accept=_bounded_left),
+    _vendor("tailscale_key", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
+            ("tskey-",)),
+    _vendor("google_oauth_secret", r"GOCSPX-[0-9A-Za-z_\-]{28}", ("gocspx-",)),
+    _vendor("slack_token", r"xox[abposre]-[A-Za-z0-9\-]{10,}", ("xox",),
+            accept=lambda m, t: _bounded_left(m, t) and any(c.isdigit() for c in m.group()),
+            priority=88),
+    _vendor("slack_token", r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}", ("xapp-",)),
+    _vendor("stripe_key", r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}", ("k_live_", "k_test_"),
+            accept=_bounded_left, priority=91),
+    _vendor("stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{24,}", ("whsec_",),
+            accept=_bounded_left),
+    _vendor("sendgrid_key", r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}", ("sg.",),
+            priority=89),
+    _vendor("twilio_key", r"(?:AC|SK)[0-9a-fA-F]{32}", ("ac", "sk"), accept=_bounded,
+            priority=79, min_run=34),
+    _vendor("mailgun_key", r"key-[0-9a-zA-Z]{32}(?![0-9a-zA-Z])", ("key-",), accept=_bounded_left,
+            priority=85),
+    _vendor("mailgun_key", r"(?<![0-9a-f])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![0-9a-f])", ("-",),
+            priority=85, min_run=50),
+    _vendor("azure_storage_key", r"AccountKey=([A-Za-z0-9+/]{40,}={0,2})", ("accountkey=",),
+            group=1, priority=92),
+    _vendor("azure_shared_access_key", r"SharedAccessKey=([A-Za-z0-9+/]{30,}={0,2})",
+            ("sharedaccesskey=",), group=1, priority=92),
+    _vendor("azure_sas_token", r"[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", ("sig=",),
+            group=1),
+    _vendor("vault_token", r"hv[sbr]\.[A-Za-z0-9_\-]{24,}", ("hvs.", "hvb.", "hvr."),
+            accept=_bounded_left),
+    _vendor("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", ("shp",)),
+    _vendor("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?", ("dapi",), accept=_bounded,
+            priority=85),
+    _vendor("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}", ("lin_",)),
+    _vendor("notion_token", r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})",
+            ("secret_", "ntn_"),
+            accept=lambda m, t: _bounded_left(m, t) and any(c.isdigit() for c in m.group()),
+            priority=88),
+    _vendor("atlassian_token", r"ATATT3[A-Za-z0-9_\-=]{100,}", ("atatt3",)),
+    _vendor("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",)),
+    _vendor("doppler_token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}", ("dp.",)),
+    _vendor("grafana_token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", ("glsa_",)),
+    _vendor("sentry_token", r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}", ("sntry",)),
+    _vendor("square_token", r"EAAA[A-Za-z0-9_\-]{60}", ("eaaa",), accept=_bounded, priority=85),
+    _vendor("discord_webhook",
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}",
+            ("discord",)),
+    _vendor("teams_webhook",
+            r"https://[a-z0-9\-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{60,}",
+            ("webhook.office.com",), priority=85),
+    # detect-secrets' AWS secret pattern needs quotes; env files and prose do not quote.
+    _vendor("aws_secret_key",
+            r"(?i)aws.{0,30}?secret.{0,30}?[=:\s][\"']?(?P<value>[A-Za-z0-9/+]{40})"
+            r"(?![A-Za-z0-9/+=])",
+            ("aws",), group="value", min_run=40, priority=82,
+            accept=lambda m, t: _char_classes(m.group("value")) >= 3
+            and _wordiness(m.group("value")) < 0.5),
+    # mysql / mysqldump take the password glued to -p: "mysql -u root -pS3cret db".
+    _vendor("cli_password",
+            r"(?<![\w\-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)\b[^\n]{0,200}?"
+            r"\s-p(?P<value>[^\s'\"]{3,128})",
+            ("mysql", "mariadb"), group="value", priority=78,
+            accept=lambda m, t: not _is_placeholder(m.group("value"))),
+]
+
+# JWT: detect-secrets' pattern stops short of the signature (lazy tail), so match the three
+# segments ourselves and let its validator decode the header and payload JSON.
+_JWT_RULE = _vendor(
+    "jwt",
+    # Possessive runs (Python 3.11+): the segment alphabet excludes "=" and ".", so giving
+    # characters back can never help, and "eyJeyJeyJ..." stays linear.
+    # The signature may be missing: an unsigned token ("alg": "none") is still a bearer token.
+    r"eyJ[A-Za-z0-9_\-]{8,}+={0,2}\.eyJ[A-Za-z0-9_\-]{8,}+={0,2}(?:\.[A-Za-z0-9_\-+/]*+={0,2})?",
+    ("eyj",),
+    accept=lambda m, t: JwtTokenDetector.is_formally_valid(m.group()),
+    priority=85,
+)
+
+# Private keys: detect-secrets knows the headers; the span runs to the END line (or to the end
+# of the note, which may be cut at 1 KB). A header without dashes and without a base64 body is
+# talk about keys ("never paste BEGIN RSA PRIVATE KEY blocks"), not a key.
+_PRIVATE_KEY_RULE = _vendor(
+    "private_key",
+    r"(?:-----\s*)?(?:" + "|".join(p.pattern for p in PrivateKeyDetector.denylist) + r")(?:-----)?"
+    r"[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    ("private key", "putty-user-key"),
+    accept=lambda m, t: m.group().startswith("-----") or "PuTTY" in m.group()
+    or bool(re.search(r"[A-Za-z0-9+/]{40,}", m.group())),
+    priority=99,
+)
+
+# Credential URLs (scheme://user:password@host) and which passwords are placeholders: see
+# memories.refusals.secret_urls.
+_CREDENTIAL_URL_RULE = _vendor(
+    "connection_string",
+    CREDENTIAL_URL_PATTERN,
+    ("://",),
+    accept=credential_url_accept,
+    classify=credential_url_kind,
+    priority=75,
+)
+
+# ADO.NET / ODBC / JDBC key-value connection strings: "Server=...;User Id=...;Password=...;".
+_ADO_RULE = _vendor(
+    "connection_string",
+    ADO_PATTERN,
+    ("pwd", "passw"),
+    group="value",
+    accept=ado_accept,
+    priority=76,
+)
+
+_REGEX_RULES: tuple[_Rule, ...] = tuple(
+    _library_rules()
+    + _VENDOR_RULES
+    + [_JWT_RULE, _PRIVATE_KEY_RULE, _CREDENTIAL_URL_RULE, _ADO_RULE]
+)
+# Kinds with a shape of their own: found in a re-joined or decoded reading of a note, they count
+# (a random-looking string or a prose rule does not; see normalise.View.formats_only).
+FORMAT_KINDS = frozenset(
+    {rule.kind for rule in _REGEX_RULES} | {"basic_auth_url", "connection_string", "card_number"}
+)
+# Every "needs" substring, checked once per note; a rule runs if one of its own is present.
+_ALL_NEEDS = tuple(sorted({need for rule in _REGEX_RULES for need in rule.needs}))
+_RULE_NEEDS = tuple(frozenset(rule.needs) for rule in _REGEX_RULES)
+_EXTEND_RES = {
+    chars: _compile("[" + chars + "]*") for chars in {r.extend for r in _REGEX_RULES if r.extend}
+}
+_WHITESPACE_RE = _compile(r"\s")
+
+
+
+
+def _overlaps(taken: Spans, start: int, end: int) -> bool:
+    return any(start < t_end and t_start < end for t_start, t_end in taken)
+
+
+# A rule that needs a long token run only looks near such runs: from a little before (room for
+# "aws_secret_access_key = ") to a little after (Discord's ".xxxxxx.yyyy..." segments), ending
+# on whitespace so no token is cut short.
+_WINDOW_BEFORE = 100  # every min_run is at least 20 (see long_runs)
+_WINDOW_AFTER = 40
+_NON_SPACE_RE = _compile(r"\S*")
+
+
+def _rule_matches(rule: _Rule, text: str, runs: Spans) -> Iterator[re.Match]:
+    if not rule.min_run:
+        yield from rule.pattern.finditer(text)
+        return
+    seen: set[tuple[int, int]] = set()
+    for run_start, run_end in runs:
+        if run_end - run_start < rule.min_run:
+            continue
+        window_end = _NON_SPACE_RE.match(text, min(len(text), run_end + _WINDOW_AFTER)).end()
+        for match in rule.pattern.finditer(text, max(0, run_start - _WINDOW_BEFORE), window_end):
+            if match.span() not in seen:
+                seen.add(match.span())
+                yield match
+
+
+def _regex_candidates(text: str, lowered: str, runs: Spans) -> Iterator[Candidate]:
+    longest_run = max((end - start for start, end in runs), default=0)
+    long_runs = [(start, end) for start, end in runs if end - start >= 20]
+    present = frozenset(need for need in _ALL_NEEDS if need in lowered)
+    for rule, needs in zip(_REGEX_RULES, _RULE_NEEDS):
+        if rule.min_run > longest_run or present.isdisjoint(needs):
+            continue
+        for match in _rule_matches(rule, text, long_runs):
+            if rule.accept is not None and not rule.accept(match, text):
+                continue
+            start, end = match.span(rule.group)
+            if start < 0:
+                continue
+            if rule.extend:
+                end = _EXTEND_RES[rule.extend].match(text, end).end()
+            if rule.kind == "artifactory_token":
+                # Artifactory's patterns include their delimiters; keep only the token.
+                while start < end and text[start] in " \t\r\n=:\"'":
+                    start += 1
+            if rule.kind != "private_key":
+                # Some library patterns run to the end of the line (npm's ".*"): keep the token.
+                space = _WHITESPACE_RE.search(text, start, end)
+                if space:
+                    end = space.start()
+            while end > start and text[end - 1] in "\"'":
+                end -= 1
+            if end > start:
+                kind = rule.classify(match) if rule.classify else rule.kind
+                yield kind, start, end, rule.priority

@@ -1,0 +1,96 @@
+"""Payment card numbers and PINs (R-SAVE-2).
+
+A card number is 13-19 digits (ISO/IEC 7812), written straight or in groups with spaces or
+dashes, whose last digit is the Luhn check digit of the others, and whose first digits are an
+issuer range of a card network (2 and 5 Mastercard, 3 Amex / JCB / Diners, 4 Visa, 6 Discover /
+UnionPay / Maestro). One in ten random numbers passes the Luhn check, so a number written in one
+piece also needs a card word near it, and a number named as an order, invoice, tracking or
+other id is not a card number.
+
+A PIN is 4-8 digits written after the word PIN ("PIN 4821", "the pin code is 4821", "PIN für
+die Tür: 4821").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+
+__all__ = ["find_cards_and_pins", "luhn_valid"]
+
+_CARD_RE = re.compile(r"(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)")
+# Issuer ranges of the card networks (first digits).
+_ISSUER_RE = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[5689]|30|6(?:011|4[4-9]|5|2)|5[06-9]|6)")
+_GROUPED_RE = re.compile(r"^\d{4}(?:[ \-]\d{4}){2,3}(?:[ \-]\d{1,3})?$|^\d{4}[ \-]\d{6}[ \-]\d{4,5}$")
+_CARD_WORDS = re.compile(
+    r"card|visa|mastercard|master card|amex|american express|discover|maestro|unionpay|jcb|"
+    r"diners|kreditkarte|karte|carte|tarjeta|cartão|carta|kart|卡|カード|cc\b|cvv|cvc|expir|"
+    r"exp\b|valid thru|pan\b|credit|debit|payment|pay with|charged to"
+)
+_ID_WORDS = re.compile(
+    r"order|invoice|tracking|shipment|parcel|barcode|ean|isbn|gtin|upc|iban|account number|"
+    r"phone|tel\b|fax|imei|serial|ticket|booking|reference|ref\b|id\b|ids\b|#"
+)
+_CONTEXT = 48
+_PIN_NOUN_RE = re.compile(r"(?i)code|number|nummer")
+
+_PIN_RE = re.compile(
+    r"(?<![A-Za-z])(?:pin|PIN)(?:[ \-]?(?:code|number|nummer|no\.?|#))?"
+    r"(?P<about>\s+(?:for|of|to|on|at|für|de|du|pour|para)(?:\s+[\w.'\-]{1,30}){1,4}?)?"
+    r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es)\s+|(?(about)(?!)|\s+))"
+    r"(?P<value>\d{4,8})(?![\d\w.,:/\-]|[.,]\d)",
+    re.IGNORECASE,
+)
+
+
+def luhn_valid(digits: str) -> bool:
+    """The Luhn (mod 10) check over a string of digits."""
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def _find_cards(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for match in _CARD_RE.finditer(text):
+        written = match.group()
+        digits = written.replace(" ", "").replace("-", "")
+        if not 13 <= len(digits) <= 19 or not _ISSUER_RE.match(digits) or not luhn_valid(digits):
+            continue
+        start, end = match.span()
+        if _overlaps(taken, start, end):
+            continue
+        before = lowered[max(0, start - _CONTEXT): start]
+        after = lowered[end: end + _CONTEXT // 2]
+        named_card = bool(_CARD_WORDS.search(before) or _CARD_WORDS.search(after))
+        if not named_card and _ID_WORDS.search(before):
+            continue
+        if named_card or _GROUPED_RE.match(written):
+            yield "card_number", start, end, 74
+
+
+def _find_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for match in _PIN_RE.finditer(text):
+        word = match.group()[:3]
+        sep = match.group("sep").strip()
+        if not sep and word != "PIN" and not _PIN_NOUN_RE.search(match.group()):
+            continue  # a bare "pin 2024" is the verb; "PIN 4821" and "pin code 4821" are not
+        value = match.group("value")
+        if len(set(value)) == 1 and value == "0" * len(value):
+            continue
+        start, end = match.span("value")
+        if not _overlaps(taken, start, end):
+            yield "pin", start, end, 66
+
+
+def find_cards_and_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    yield from _find_cards(text, lowered, taken)
+    if "pin" in lowered:
+        yield from _find_pins(text, lowered, taken)

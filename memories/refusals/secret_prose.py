@@ -1,0 +1,342 @@
+"""Passwords written in prose (R-SAVE-2): "the password is hunter2", "login admin / hunter2",
+"Passwort lautet ...", and the same without a label word ("reset the shared mailbox password to
+X", "use X for the admin login").
+
+Each rule runs in two steps for speed: find the keyword in the lowercased note (a plain
+alternation; case-insensitive alternations are several times slower in ``re``), widen it to the
+identifier around it ("DB_PASSWORD_PROD"), then match what follows with an anchored pattern.
+Filters let talk *about* passwords through ("password resets go through Okta").
+"""
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+
+from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
+
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_values import (
+    _COMMON_WORDS,
+    _DATE_LIKE_RE,
+    _PLACEHOLDER_RE,
+    _PORT_OR_PATH_RE,
+    _VERSION_RE,
+    _acceptable_password,
+    _char_classes,
+    _compile,
+    _is_identifier_of_words,
+    _is_non_secret_value,
+    _trim_value,
+)
+from memories.refusals.wordlists import words
+
+_IDENTIFIER_SUFFIX_RE = _compile(r"(?:[_\-.][A-Za-z0-9]+)*")
+_IDENTIFIER_CHARS = frozenset(string.ascii_letters + string.digits + "_-.")
+
+
+# Between a name and its "=" / ":" in code: the closing quote of a JSON / YAML key
+# ('"password": …'), a C array size ("char password[25] = …"), a type ("password: str = …",
+# Go's "var password string = …").
+DECLARATOR = (
+    r"(?:[\"'](?=\s*[:=])|\[\s*\d{0,4}\s*\]|\s*:\s*(?:str|string|String|bytes)(?=\s*=)"
+    r"|\s+(?:string|String|\[\]byte)(?=\s*=))?"
+)
+# "secrete = …", "secretKey: …", "passwordSuper = …": a keyword with more letters is a name a
+# programmer chose (detect-secrets reads ``secret\w*`` the same way) when an assignment follows,
+# unless it is an English word of its own ("secretary: Ana", "secretion rate: …").
+_SUFFIXABLE_KEYWORDS = frozenset({"secret", "password", "passwd"})
+_KEYWORD_LOOKALIKES = words("secrets_keyword_lookalikes")  # data/secrets_keyword_lookalikes.txt
+# After the name: an assignment (after a declarator, see above), or a literal.
+_ASSIGNMENT_AHEAD_RE = _compile(DECLARATOR + r"\s*(?:[:=]|\?=|<-|\s[\"'`]|[\"'`]|@\")")
+
+
+def _suffixed_keyword_end(text: str, start: int, end: int) -> int | None:
+    """Where the name "secrete…" / "secretKey…" ends, or None when it is another word."""
+    if text[start:end].lower() not in _SUFFIXABLE_KEYWORDS:
+        return None
+    word_end = end
+    while word_end < len(text) and text[word_end].isalnum():
+        word_end += 1
+    if text[start:word_end].lower() in _KEYWORD_LOOKALIKES or not text[start:word_end].isascii():
+        return None
+    name_end = _IDENTIFIER_SUFFIX_RE.match(text, word_end).end()
+    if name_end < len(text) and text[name_end].isalnum():
+        return None
+    return word_end if _ASSIGNMENT_AHEAD_RE.match(text, name_end) else None
+
+
+def _keyword_identifier(
+    text: str, start: int, end: int, *, glue_ok: bool
+) -> tuple[int, int] | None:
+    """Widen a keyword hit to the identifier it belongs to, or None if it is inside a word.
+
+    "DB_PASSWORD_PROD" and "db.password" widen to the whole name; "passwords", "bypass",
+    "1Password" and "passport" are other words and give None. ``glue_ok``: letters may run
+    straight into the keyword ("PGPASSWORD").
+    """
+    if not text[start].isascii():
+        return start, end  # non-Latin scripts have no identifier syntax around the word
+    if end < len(text) and text[end].isalnum():
+        end = _suffixed_keyword_end(text, start, end)
+        if end is None:
+            return None
+    end = _IDENTIFIER_SUFFIX_RE.match(text, end).end()
+    if end < len(text) and text[end].isalnum():
+        return None
+    left = start
+    if start and text[start - 1].isalnum():
+        if not glue_ok:
+            return None
+        while left and text[left - 1].isalpha() and start - left < 12:
+            left -= 1
+        if left and text[left - 1].isalnum():
+            return None
+    while left and text[left - 1] in _IDENTIFIER_CHARS:
+        left -= 1
+    while left < start and text[left] in "_-.":
+        left += 1
+    return left, end
+
+
+# --- "password: hunter2", "the password for prod is hunter2", "Passwort lautet ..." ---------
+
+_PASSWORD_WORDS = (
+    r"password|passwd|pwd|passphrase|passcode|passwort|kennwort|contrase(?:ñ|n)a|senha|"
+    r"mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord|adgangskode|salasana|"
+    r"heslo|jelsz(?:ó|o)|pass|pw|"
+    r"пароль|パスワード|密码|密碼|口令|كلمة\s+(?:ال)?(?:مرور|سر)|비밀번호|סיסמה|şifre|"
+    # detect-secrets' KeywordDetector password words (db_?pass, key_?pass, ...)
+    + "|".join(k for k in KEYWORD_DENYLIST if "pass" in k or "pwd" in k)
+)
+_PASSWORD_CORE_RE = _compile(_PASSWORD_WORDS)
+_GLUABLE_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase"})
+_AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw"})
+
+# Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!");
+# not CJK, so "パスワードはabc123です" stops before "です".
+_VALUE = r"[\x21\x23-\x26\x28-\x5f\x61-\x7e\u00c0-\u024f]{1,128}"
+_QUOTED_VALUE = (
+    r"\"(?P<dq>[^\"\n]{1,128})\"|'(?P<sq>[^'\n]{1,128})'|`(?P<bq>[^`\n]{1,128})`"
+    r"|“(?P<cq>[^”\n]{1,128})”"
+)
+_PASSWORD_TAIL_RE = _compile(
+    DECLARATOR +
+    # "the password for the staging box is ..." / "Passwort für den Router: ..."
+    r"(?P<about>\s+(?:for|of|on|to|at|in|für|fur|pour|para|de|del|du|do|da|dos|das|von|van|"
+    r"voor|di|della|dla|для|от|на)(?:\s+[\w.@'\-]{1,80}){1,4}?"
+    # "mot de passe wifi est ...", "contraseña wifi: ...": the qualifier follows the word
+    r"|(?:(?<=passe)|(?<=aña)|(?<=ana)|(?<=nha)|(?<=wort))\s+[\w\-]{2,20})?"
+    r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：])\s*"
+    r"|\s+(?:is\s+set\s+to|was\s+set\s+to|was\s+changed\s+to|is\s+now|is\s+still|set\s+to|"
+    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest)\s+"
+    r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
+    # "use password hunter2": a bare space only right after the keyword, never after "for ..."
+    r"|(?(about)(?!)|\s+))"
+    r"(?:@?(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r"))",  # @"…": an Objective-C literal
+    re.IGNORECASE,
+)
+# Suffixes and prefixes that make "password_*" a column, setting or rule, not the password.
+_NOT_A_PASSWORD_SUFFIX_RE = _compile(
+    r"(?i)[_\-.](?:hash|hashed|digest|salt|policy|policies|reset|resets|length|len|min|max|"
+    r"field|column|col|expiry|expires|expiration|age|rules?|strength|changed|updated|required|"
+    r"confirmation|confirm|regex|pattern|hint|manager|file|path|env|var|ref|id|auth|login|"
+    r"enabled|disabled|less|protected|grant|flow|type|mode|store|vault|history|attempts|"
+    r"complexity|prompt|label|placeholder|input|widget|validator|validation|encoder|hasher)"
+    r"(?:[_\-.]|$)"
+)
+_NOT_A_PASSWORD_PREFIX_RE = _compile(
+    r"(?i)(?:^|[_\-.])(?:reset|change|forgot|forgotten|new_user|require|requires|min|max|"
+    r"hashed|hash|check|verify|validate|old|confirm|show|hide|toggle|one[_\-]?time|"
+    r"app|no|has|is|use|allow|enforce|disable|enable)[_\-.]"
+)
+_ASSIGNMENT_SEPARATORS = frozenset(
+    {":", "=", ":=", "?=", "<-", "=>", "->", "：", "—", "–", "==", "!=", "===", "!=="}
+)
+
+
+def _tail_value(match: re.Match) -> tuple[str, int, int, bool]:
+    for name in ("dq", "sq", "bq", "cq"):
+        if match.group(name) is not None:
+            return match.group(name), match.start(name), match.end(name), True
+    value = _trim_value(match.group("val"))
+    start = match.start("val")
+    return value, start, start + len(value), False
+
+
+def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    position = 0
+    while True:
+        core = _PASSWORD_CORE_RE.search(lowered, position)
+        if core is None:
+            return
+        position = core.start() + 1  # on a miss, a shorter word may still start further on
+        span = _keyword_identifier(
+            text, core.start(), core.end(), glue_ok=core.group() in _GLUABLE_PASSWORD_WORDS
+        )
+        if span is None:
+            continue
+        keyword = text[span[0]: span[1]]
+        if _NOT_A_PASSWORD_SUFFIX_RE.search(keyword) or _NOT_A_PASSWORD_PREFIX_RE.search(keyword):
+            continue
+        variable = bool(span[0]) and text[span[0] - 1] in "${%"
+        if variable and (text[span[0] - 1] != "$" or text[span[0] - 2: span[0]] == "{$"):
+            continue  # "${DB_PASSWORD:-x}", "%DB_PASSWORD%": a reference to a variable
+        match = _PASSWORD_TAIL_RE.match(text, span[1])
+        if match is None:
+            continue
+        value, start, end, quoted = _tail_value(match)
+        assignment = match.group("sep").strip() in _ASSIGNMENT_SEPARATORS
+        if variable and not assignment:
+            continue  # "$DB_PASSWORD" used, not set ("$password = '…'" sets it)
+        # A bare "pass" / "pw" is often not about passwords ("tests pass: 42"); "db_pass" is.
+        ambiguous = keyword.lower() in _AMBIGUOUS_PASSWORD_WORDS
+        strength = "weak" if assignment and not ambiguous else "strong"
+        if _acceptable_password(value, strength=strength, quoted=quoted):
+            position = max(position, end)
+            yield "password_in_prose", start, end, 70
+
+
+# --- "login admin / hunter2", "creds: deploy/Xk9#mP2q", "user admin pass hunter2" ----------
+
+_USER_WORD_RE = _compile(
+    r"log\s*in|sign\s*in|credentials|creds?|username|user|account|acct|benutzer|utilisateur|"
+    r"usuario"
+)
+_USER_PASSWORD_TAIL_RE = _compile(
+    r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"
+    r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_.@+\-]{2,64})"
+    r"(?:\s*/\s*|\s*:\s*(?=\S*[0-9!@#$%^&*])"
+    r"|\s*,?\s+(?:and\s+|with\s+)?(?P<pw>password|passwort|pass|pwd|pw|mot\s+de\s+passe|"
+    r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*)"
+    r"(?:(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r"))",
+    re.IGNORECASE,
+)
+
+
+_DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
+    r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|guest|ubuntu|pi|test|demo|"
+    r"superuser|operator)\s*(?:/|:(?!//))\s*"
+)
+_VALUE_RE = _compile(r"(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r")")
+_QUOTED_BEFORE_PASSWORD_RE = _compile(
+    r"(?:" + _QUOTED_VALUE + r")\s+(?:is|was|as|=)\s+(?:the|our|my|your|a|an)?\s*"
+    r"(?:[\w\-]+\s+){0,2}?(?:password|passwort|passphrase|pwd|pw|passcode)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for core in _USER_WORD_RE.finditer(lowered):
+        start, end = core.span()
+        if (start and (lowered[start - 1].isalnum() or lowered[start - 1] == "_")) or (
+                end < len(text) and (text[end].isalnum() or text[end] == "_")):
+            continue  # "Flask_Login", "user_id": part of a name
+        if lowered[max(0, start - 3): start].endswith(("://", "/")):
+            continue  # "postgres://USER:PASSWORD@HOST": a URL template, handled as a URL
+        match = _USER_PASSWORD_TAIL_RE.match(text, end)
+        if match is None:
+            continue
+        value, v_start, v_end, quoted = _tail_value(match)
+        user = match.group("user")
+        if user.lower() in _COMMON_WORDS and user.lower() not in {"admin", "root"}:
+            continue
+        if _PLACEHOLDER_RE.match(user.split("@")[0]) or _PORT_OR_PATH_RE.match(value):
+            continue
+        if not match.group("pw") and not quoted and ("/" in value or ":" in value):
+            continue  # "user: app:x:1001:1001::/srv/app" is a passwd line, not a password
+        strength = "weak" if match.group("pw") else "strong"
+        if _acceptable_password(value, strength=strength, quoted=quoted):
+            yield "password_in_prose", v_start, v_end, 68
+    # "Router: admin/Adm1n2024", "root:Toor2024!": a well-known account name, then a password.
+    for account in _DEFAULT_ACCOUNT_RE.finditer(lowered):
+        match = _VALUE_RE.match(text, account.end())
+        if match is None:
+            continue
+        value, v_start, v_end, quoted = _tail_value(match)
+        if not quoted and ("/" in value or ":" in value):
+            continue
+        if _acceptable_password(value, strength="strong", quoted=quoted):
+            yield "password_in_prose", v_start, v_end, 67
+    # "Use 'R2d2C3po!' as the password": the quoted value comes first.
+    has_quote = "'" in text or '"' in text or "`" in text or "“" in text
+    if has_quote and any(word in lowered for word in ("pass", "pw")):
+        for match in _QUOTED_BEFORE_PASSWORD_RE.finditer(text):
+            value, v_start, v_end, _ = _tail_value(match)
+            if _acceptable_password(value, strength="strong", quoted=True) and " " not in value:
+                yield "password_in_prose", v_start, v_end, 67
+
+
+# --- No label word next to the value: "reset the mailbox password to X", "use X for the admin
+# login", "the login for the VPN is X" -----------------------------------------------------
+#
+# The words around the value say it is a password, but no "password:" sits right before it, so
+# the value itself must look like one: long enough, mixing letters with digits or symbols, not a
+# word, an identifier of words, a version, an e-mail or a path.
+
+_BARE_VALUE = r"(?:" + _QUOTED_VALUE + r"|(?P<val>[^\s\"'`]{6,64}))"
+# The last word after "use X for/to/as ...": what one does with a password, not where.
+_LOGIN_NOUNS = (
+    r"log\s*-?\s*in|logon|sign\s*-?\s*in|password|passwort|passphrase|passcode|pw|pwd|credentials?"
+)
+_SET_TO_RE = _compile(  # "reset/set/change the shared mailbox password to X"
+    r"(?<![\w])(?:re)?set|chang(?:e|ed|ing)|updat(?:e|ed|ing)|rotat(?:e|ed|ing)"
+)
+_SET_TO_TAIL_RE = _compile(
+    r"(?:\s+(?:the|our|my|your|its|their|a|an))?(?:\s+[\w.@'\-]{1,30}){0,3}?"
+    r"\s+(?:password|passwort|passphrase|passcode|pw|pwd|pin|login|credentials?)"
+    r"(?:\s+(?:for|of|on)(?:\s+[\w.@'\-]{1,30}){1,3}?)?"
+    r"\s+(?:to|as|into)\s+(?:be\s+)?" + _BARE_VALUE,
+    re.IGNORECASE,
+)
+_USE_RE = _compile(r"(?<![\w])(?:use|try|enter|type)\s+")  # "use X for the admin login"
+_USE_TAIL_RE = _compile(
+    _BARE_VALUE + r"\s+(?:for|to|as|on|at|when)\s+(?:the|our|my|your|a|an)?\s*"
+    r"(?:[\w.@'\-]{1,30}\s+){0,3}?(?:" + _LOGIN_NOUNS + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_LOGIN_IS_RE = _compile(  # "the login for the VPN is X", "VPN login is X"
+    r"(?<![\w])(?:login|log-in|sign-in|logon|access code|door code|wifi key|wi-fi key|network key)"
+)
+_LOGIN_IS_TAIL_RE = _compile(
+    r"(?:\s+(?:for|of|on|to)(?:\s+[\w.@'\-]{1,30}){1,4}?)?"
+    r"\s+(?:is|was|is\s+now|=)\s+" + _BARE_VALUE,
+    re.IGNORECASE,
+)
+_EMAIL_RE = _compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+
+
+def _password_shaped(value: str, *, quoted: bool) -> bool:
+    """A password with no label next to it: mixed classes, not a word, id, version or path."""
+    value = value.rstrip(".,;:!?)") if not quoted else value
+    if len(value) < 6 or " " in value or _is_non_secret_value(value):
+        return False
+    if _EMAIL_RE.match(value) or _VERSION_RE.fullmatch(value) or _DATE_LIKE_RE.fullmatch(value):
+        return False
+    if value.isdigit() or (value.isalpha() and not quoted):
+        return False
+    if len(value) < 8 and not quoted:
+        return False  # "Node-18", "Java21": a product and its version
+    if _char_classes(value) < 2:
+        return False
+    if not any(c.isupper() for c in value) and _is_identifier_of_words(value):
+        return False  # "orders-v2-hotfix", "release_2024"
+    if "/" in value or "\\" in value:
+        return False
+    return True
+
+
+def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for finder, tail in ((_SET_TO_RE, _SET_TO_TAIL_RE), (_USE_RE, _USE_TAIL_RE),
+                         (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE)):
+        for core in finder.finditer(lowered):
+            match = tail.match(text, core.end())
+            if match is None:
+                continue
+            value, start, end, quoted = _tail_value(match)
+            if not quoted:
+                value = value.rstrip(".,;:!?)")
+                end = start + len(value)
+            if _overlaps(taken, start, end) or not _password_shaped(value, quoted=quoted):
+                continue
+            yield "password_in_prose", start, end, 66

@@ -1,0 +1,334 @@
+"""Is this value key material? Entropy, word-likeness, and the values that are never secrets
+(placeholders, references, words, identifiers, paths). Part of the secret detector (R-SAVE-2);
+pure functions, no Django, no I/O.
+
+detect-secrets' Shannon-entropy scorers supply the limits (base64 4.5, hex 3.0); the word and
+shape tests around them are ours, because memory notes are prose, not source code.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from detect_secrets.plugins.high_entropy_strings import (
+    Base64HighEntropyString,
+    HexHighEntropyString,
+)
+
+from memories.refusals.wordlists import words
+
+
+def _compile(pattern: str, flags: int = 0) -> re.Pattern:
+    return re.compile(pattern, flags)
+
+
+# ============================================================================================
+# Is this value key material? (entropy, word-likeness, shapes that are never secrets)
+# ============================================================================================
+
+# detect-secrets' scorers, default limits (base64 4.5, hex 3.0). Their limits are tuned for
+# 40+ character strings; a shorter random key cannot reach 4.5 (log2(length) caps it), so below
+# that the limit follows the length (see _looks_random).
+_BASE64_ENTROPY = Base64HighEntropyString()
+_HEX_ENTROPY = HexHighEntropyString()
+_FREE_ENTROPY_LIMIT = _BASE64_ENTROPY.entropy_limit - 0.2
+_KEYWORD_ENTROPY_LIMIT = _BASE64_ENTROPY.entropy_limit - 0.5
+_BASE64_CHARSET = frozenset(_BASE64_ENTROPY.charset)
+
+
+def _base64_entropy(value: str) -> float:
+    """``Base64HighEntropyString.calculate_shannon_entropy``, same formula and alphabet.
+
+    The plugin walks its 66-character alphabet calling ``str.count`` for each; counting the
+    value's own characters once is ~10x faster on the hot path. A test pins the two together.
+    """
+    length = len(value)
+    counts: dict[str, int] = {}
+    for char in value:
+        if char in _BASE64_CHARSET:
+            counts[char] = counts.get(char, 0) + 1
+    return -sum(n / length * math.log2(n / length) for n in counts.values())
+
+
+_UUID_RE = _compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX_RE = _compile(r"[0-9a-fA-F]+")
+_DATE_LIKE_RE = _compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+_VERSION_RE = _compile(r"v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.\-]+)?")
+_LETTER_RUN_RE = _compile(r"[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])")
+_CLASS_RUN_RE = _compile(r"[a-z]+|[A-Z]+|[0-9]+|[^a-zA-Z0-9]+")
+_TRAILING_DIGITS_RE = _compile(r"\d{1,4}$")
+_IDENTIFIER_SPLIT_RE = _compile(r"[_\-.]")
+
+# The ~200 most frequent English letter pairs. A run of letters made mostly of them reads as a
+# word ("Customer", "orders"); in random strings only about 30% of pairs are among them.
+_COMMON_BIGRAMS = frozenset(
+    """
+    th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve
+    co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur ca el ta la ns di fo ho pe ec pr no
+    ct us ac ot il tr ly nc et ut ss so rs un lo wa ge ie wh ee wi em ad ol rt po we na ul ni ts
+    mo ow pa im mi ai sh ir su id os iv ia am fi ci vi pl ig tu ev ld ry mp fe bl ab gh ty op wo
+    sa ay ex ke fr oo av ag if ap gr od bo sp rd do uc bu ei ov by rm ep tt oc fa ef cu rn sc gi
+    da yo cr cl du ga qu ue ff ba ey ls va um pp ua up lu go ht ru ug ds lt pi rc rr eg au ck ew
+    mu br bi pt ak pu ui rg ib tl ny ki rk ys ob mm fu ph og ms ye ud mb ip ub oi rl gu dr hr cc
+    tw ft wn nu sk ks gt xt nk lp mn
+    """.split()
+)
+
+# Public object ids (not secrets) that look random: Stripe objects, AWS resources.
+_PUBLIC_ID_PREFIX_RE = _compile(
+    r"(?:cus|ch|pi|pm|py|in|ii|sub|si|prod|price|acct|evt|req|txn|po|re|src|seti|cs|card|ba|"
+    r"btok|tok|pk_live|pk_test|plan|coupon|tr|file|link|inv|il|ord|sku|ipi|mbur|pl)_"
+    r"|(?:i|vol|snap|ami|sg|subnet|vpc|eni|rtb|igw|nat|acl|lt)-[0-9a-f]{8,17}$"
+)
+
+
+def _char_classes(value: str) -> int:
+    has_lower = any(c.islower() for c in value)
+    has_upper = any(c.isupper() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    return has_lower + has_upper + has_digit + has_symbol
+
+
+def _wordiness(value: str) -> float:
+    """Share of the string made of word-like runs ("Customer", "orders"): 0.6-0.9 for
+    identifiers, below 0.5 for 99% of random strings of 20+ characters."""
+    if not value:
+        return 0.0
+    covered = 0
+    for match in _LETTER_RUN_RE.finditer(value):
+        run = match.group().lower()
+        pairs = len(run) - 1
+        common = sum(run[i:i + 2] in _COMMON_BIGRAMS for i in range(pairs))
+        if common >= 0.75 * pairs:
+            covered += len(run)
+    return covered / len(value)
+
+
+def _class_transitions(value: str) -> float:
+    """How often adjacent characters change class (lower/upper/digit/other): ~0.6 if random."""
+    if len(value) < 2:
+        return 0.0
+    return (len(_CLASS_RUN_RE.findall(value)) - 1) / (len(value) - 1)
+
+
+def _is_identifier_of_words(value: str) -> bool:
+    """"created_at_2024", "orders-v2-hotfix", "release.2024.03": words and small numbers."""
+    parts = [p for p in _IDENTIFIER_SPLIT_RE.split(value) if p]
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        if part.isdigit():
+            continue
+        letters = _TRAILING_DIGITS_RE.sub("", part)
+        if not letters.isalpha():
+            return False
+        if len(letters) > 3 and _wordiness(letters) < 0.5:
+            return False
+    return True
+
+
+def _looks_like_path(value: str) -> bool:
+    """"var/lib/postgresql/16/main": every segment is a word, a number or a file name."""
+    segments = [s for s in value.split("/") if s]
+    if len(segments) < 2:
+        return False
+    for segment in segments:
+        stem = segment.rsplit(".", 1)[0] if "." in segment else segment
+        if not (stem.isdigit() or len(stem) <= 3 or _wordiness(stem) >= 0.5
+                or _is_identifier_of_words(stem)):
+            return False
+    return True
+
+
+def _looks_random(value: str, *, with_keyword: bool) -> bool:
+    """True when ``value`` reads as generated key material rather than a word or an id.
+
+    ``with_keyword``: a credential word sits right before the value ("api_key=", "token:"), so
+    shorter values and lower entropy are enough. Cheap checks run first.
+    """
+    value = value.strip("\"'`")
+    length = len(value)
+    if length < (12 if with_keyword else 20) or value.isdigit():
+        return False
+    is_hex = _HEX_RE.fullmatch(value) is not None
+    has_digit = any(c.isdigit() for c in value)
+    mixed_case = any(c.islower() for c in value) and any(c.isupper() for c in value)
+    if is_hex:
+        if length < (16 if with_keyword else 32) or not has_digit or value.isdigit():
+            return False
+        if not any(c.isalpha() for c in value):
+            return False
+    elif with_keyword:
+        if not (has_digit or mixed_case):
+            return False
+    elif not mixed_case or (not has_digit and length < 32):
+        return False
+    if _UUID_RE.fullmatch(value) or _DATE_LIKE_RE.fullmatch(value) or _VERSION_RE.fullmatch(value):
+        return False
+    if _PUBLIC_ID_PREFIX_RE.match(value) or _is_identifier_of_words(value):
+        return False
+    if "/" in value and _looks_like_path(value):
+        return False
+    if is_hex:
+        limit = _HEX_ENTROPY.entropy_limit - (0.4 if with_keyword else 0.0)
+        return _HEX_ENTROPY.calculate_shannon_entropy(value) > limit
+    ceiling = math.log2(min(length, 64))  # the most a string of this length can score
+    if with_keyword:
+        if _wordiness(value) > 0.6:
+            return False
+        limit = min(_KEYWORD_ENTROPY_LIMIT, ceiling - 1.0)
+    else:
+        if _wordiness(value) > 0.5 or _class_transitions(value) < 0.3:
+            return False
+        limit = min(_FREE_ENTROPY_LIMIT, ceiling - 0.85)
+    return _base64_entropy(value) >= limit
+
+
+def _looks_random_symbols(value: str) -> bool:
+    """A quoted value with punctuation (Django's get_random_secret_key alphabet and the like).
+
+    detect-secrets' scorers count only their own alphabet, so score all characters here, with
+    the same "near random for its length" rule as the base64 scorer.
+    """
+    if len(value) < 16 or " " in value or _is_non_secret_value(value):
+        return False
+    if _wordiness(value) > 0.5 or _char_classes(value) < 3:
+        return False
+    counts = {c: value.count(c) for c in set(value)}
+    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    return entropy >= min(_KEYWORD_ENTROPY_LIMIT, math.log2(len(value)) - 1.0)
+
+
+# ============================================================================================
+# Values that are never credentials (placeholders, references, words, identifiers, paths)
+# ============================================================================================
+
+# Words that follow "password:" / "token is" in talk *about* credentials, not in credentials.
+_COMMON_WORDS = words("secrets_common_words")  # data/secrets_common_words.txt
+_PLACEHOLDER_RE = _compile(
+    r"""^(?:
+        <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |
+        %\(?[A-Za-z_]*\)?s | %[A-Za-z_][A-Za-z0-9_]*% | \*+ | [xX]{3,} | \.{2,} | …+ | -+ | _+ |
+        \#+ | •+ |
+        your[_\-]?[A-Za-z_\-]* |
+        (?:my|the|some|example|sample|dummy|fake|test|placeholder)[_\-]?
+            (?:password|passwd|pass|pwd|secret|token|key|api[_\-]?key|value|here|user) |
+        example | sample | dummy | fake | placeholder |
+        redacted | hidden | masked | removed | secret | secrets | password | passwords | passwd |
+        pass | pwd | pw | token | tokens | apikey | api[_-]?key | key |
+        n/?a | tbd | todo | unknown | empty | none | null | nil | undefined | value | string | str
+    )$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_ENV_VAR_NAME_RE = _compile(r"^\$?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_SECRET_REFERENCE_RE = _compile(
+    r"^(?:vault|ssm|secretsmanager|secretmanager|op|env|keychain|kv|sm|gcp|aws|azure|doppler|"
+    r"k8s|secret|secrets|file)(?::|://)|^arn:|^projects/[^/]+/secrets/",
+    re.IGNORECASE,
+)
+_WINDOWS_PATH_RE = _compile(r"^[A-Za-z]:\\")
+_DOTTED_IDENTIFIER_RE = _compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?$")
+_CALL_RE = _compile(r"^[A-Za-z_][A-Za-z0-9_.]*[(\[](?:.*[)\]])?$")
+_SNAKE_WORDS_RE = _compile(r"^[a-z]+(?:_[a-z]+)+$")
+_TITLE_WORD_RE = _compile(r"^(?:[A-Z][a-z]+)+$")
+_WORDS_WITH_HYPHENS_RE = _compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
+_NUMBER_WITH_UNIT_RE = _compile(r"^\d+(?:[.,]\d+)?(?:%|[a-z]{1,5})?$")
+_PORT_OR_PATH_RE = _compile(r"^\d{2,5}(?:/|$)")
+_TRAILING_PUNCTUATION = ".,;:)]}>"
+
+
+def _trim_value(value: str) -> str:
+    return value.rstrip(_TRAILING_PUNCTUATION)
+
+
+def _is_placeholder(value: str) -> bool:
+    return bool(_PLACEHOLDER_RE.match(value) or _ENV_VAR_NAME_RE.match(value))
+
+
+def _is_non_secret_value(value: str) -> bool:
+    """Placeholders, references, words, identifiers and paths: never a credential."""
+    if not value:
+        return True
+    core = value.strip("()[]{}<>")
+    if not core or core.lower() in _COMMON_WORDS or _PLACEHOLDER_RE.match(core):
+        return True
+    if _is_placeholder(value) or _SECRET_REFERENCE_RE.match(value):
+        return True
+    if "://" in value:
+        return True  # a URL given as "where the password lives"; credential URLs have own rule
+    if _WINDOWS_PATH_RE.match(value):
+        return True
+    if value[0] in "/~" or value.startswith("./"):
+        if _looks_like_path(value.lstrip("~./")) or not any(c.isdigit() for c in value):
+            return True
+    if _DOTTED_IDENTIFIER_RE.match(value) and not any(c.isdigit() for c in value):
+        return True
+    if _CALL_RE.match(value) or _SNAKE_WORDS_RE.match(value):
+        return True
+    if _WORDS_WITH_HYPHENS_RE.match(value) and any(
+        part.lower() in _COMMON_WORDS for part in value.split("-")
+    ):
+        return True
+    if _DATE_LIKE_RE.fullmatch(value) or _UUID_RE.fullmatch(value):
+        return True
+    if _NUMBER_WITH_UNIT_RE.match(value) and not value.isdigit():
+        return True  # "90d", "12chars", "30%"
+    return False
+
+
+_FAKE_RE = _compile(r"(?i)fake|dummy|placeholder|redacted|changeme|change_me|xxxx")
+# Phrases standing in for a value (memories.refusals.secret_assignments says which).
+_TEMPLATE_RE = _compile(r"<[^<>]*>|\$\{[^{}]*\}|\{\{[^{}]*\}\}|%\([^()]*\)s")
+_STAND_IN_RE = _compile(
+    r"(?i)^(?:your\b|enter\b|insert\b|put\b|type\b|replace\b|add\b|paste\b|fill\b)"
+    r"|\bhere\b|\bgoes\b|\bplaceholder\b|\bexample\b|\bsample\b|\bredacted\b|\bchange\s?me\b"
+)
+_REFERENCE_RE = _compile(
+    r"(?i)^(?:see|from|in|stored|kept|ask|same\s+as|set\s+in|set\s+by|read\s+from|"
+    r"loaded\s+from|lives\s+in|via|managed\s+by|rotated|provided\s+by|not\s+set|none|n/a)\b"
+)
+
+
+def placeholder_phrase(value: str) -> bool:
+    """A phrase that stands in for a value: a template, "your password here", "see vault"
+    (secret_assignments says which)."""
+    stripped = value.strip()
+    if not any(c.isalnum() for c in stripped):
+        return True
+    if set(stripped.lower()) <= set("x* ."):
+        return True
+    return bool(
+        _TEMPLATE_RE.search(stripped) or _STAND_IN_RE.search(stripped)
+        or _REFERENCE_RE.match(stripped) or _FAKE_RE.search(stripped)
+    )
+
+
+def _acceptable_password(value: str, *, strength: str, quoted: bool = False) -> bool:
+    """Decide whether a value written after a password word is a real password.
+
+    ``weak``: after ``:`` / ``=`` with an unambiguous password word - anything that is not a
+    word, placeholder, reference or path. ``strong``: after "is", a bare space, or an ambiguous
+    word ("pass") - must also mix character classes, look random, or be quoted.
+    """
+    if len(value) < 4 or _is_non_secret_value(value) or not any(c.isalnum() for c in value):
+        return False  # "password = ,.:-¨@*¿?!" has no letter or digit: not a password
+    if _FAKE_RE.search(value):
+        return False  # "somefakekey", "dummy-pass": a stand-in, said so
+    if " " in value:
+        if placeholder_phrase(value):
+            return False  # "enter your password", "<db password>", "see vault"
+        # A quoted phrase: a passphrase unless it is mostly ordinary words ("the usual one").
+        words = value.split()
+        return sum(word.lower() in _COMMON_WORDS for word in words) * 2 < len(words)
+    if value.isdigit():
+        return strength == "weak"
+    if strength == "weak" or quoted:
+        return True
+    if len(value) < 6 or _TITLE_WORD_RE.match(value):
+        return False  # short, or a proper noun: "Okta", "Bitwarden"
+    if value.isalpha():
+        return _looks_random(value, with_keyword=True)  # "KhhhKCoGdEiSAPJ", not "swordfish"
+    return _char_classes(value) >= 2

@@ -1,0 +1,93 @@
+"""The secret detector on data nobody here wrote (issue 18; SPEC R-SAVE-2).
+
+tests/data/outside/secrets/corpus.jsonl holds other scanners' test cases and fixtures and lines
+of other people's files (see its README for every source and licence). No rule is tuned on it:
+a case a rule was changed for moves to tests/data/secret_tuning_from_outside.jsonl first.
+
+Plain tests: no database, no Django (run with ``-p no:django``). Scan time is measured by
+``make bench BENCH=bench_secrets``, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_secrets import NEAR_MISS, outside_figures  # noqa: E402
+from memories.refusals.secrets import find_secrets  # noqa: E402
+
+OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
+README = OUTSIDE.parent / "README.md"
+TUNING = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
+
+# Issue 18's targets on the outside set.
+RECALL_TARGET = 0.995
+FALSE_REFUSAL_TARGET = 0.003
+# Recall as measured (0.990, 196/198, on the cases never looked at): the issue's 0.995 is not
+# reached on this set (README, "Where the detector and the sources disagree"). This floor keeps it
+# from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that is met.
+RECALL_FLOOR = 0.989
+
+
+def load(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def outside() -> list[dict]:
+    return load(OUTSIDE)
+
+
+@pytest.fixture(scope="module")
+def figures(outside) -> dict:
+    return outside_figures(outside)
+
+
+def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
+    assert {r["label"] for r in outside} == {"secret", "benign"}
+    # 207 secret notes were cut; 9 moved to the tuning set since (README), 198 are left.
+    assert sum(r["label"] == "secret" for r in outside) >= 195
+    assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
+    assert len({r["text"] for r in outside}) == len(outside)
+    readme = README.read_text(encoding="utf-8")
+    for record in outside:
+        assert set(record) == {"text", "label", "kind", "source"}
+        assert len(record["text"].encode("utf-8")) <= 1024  # a note is at most 1 KB
+        origin = record["source"].split(" ")[0].split("/")[0]
+        named = "dist-info" if origin.endswith(".dist-info") else origin.split("-")[0]
+        assert named.lower() in readme.lower(), record["source"]
+        assert not origin.startswith("appenda"), record["source"]  # nothing of this project
+
+
+def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
+    tuned = {r["text"] for r in load(TUNING)}
+    assert tuned and not tuned & {r["text"] for r in outside}
+
+
+def test_the_cases_moved_to_tuning_are_decided_as_their_sources_label_them():
+    wrong = [r["text"][:80] for r in load(TUNING) if bool(find_secrets(r["text"])) != (r["label"] == "secret")]
+    assert not wrong
+
+
+def test_false_refusals_on_outside_benign_notes_meet_the_target(figures, capsys):
+    with capsys.disabled():
+        print(f"\nOutside corpus: false refusals {figures['false_refusals']:.4f} "
+              f"({len(figures['refused'])}/{figures['benign']}), near misses flagged "
+              f"{figures['near_flagged']:.4f} ({len(figures['flagged'])}/{figures['near']})")
+    assert figures["false_refusals"] <= FALSE_REFUSAL_TARGET, [r["text"][:80] for r in figures["refused"]]
+
+
+def test_recall_on_outside_secrets_does_not_fall(figures, capsys):
+    with capsys.disabled():
+        print(f"\nOutside corpus: recall {figures['recall']:.4f} "
+              f"({figures['secrets'] - len(figures['missed'])}/{figures['secrets']}); "
+              f"target {RECALL_TARGET}, floor {RECALL_FLOOR}")
+    assert figures["recall"] >= RECALL_FLOOR, [r["text"][:80] for r in figures["missed"]]
