@@ -11,6 +11,7 @@ from memories import api as memory_api
 from memories import api_agents as agent_api
 from memories import api_exports as export_api
 from memories import api_history as history_api
+from ops import views as ops_views
 from tables import api as table_api
 from workspaces import api as workspace_api
 from workspaces import api_tokens as token_api
@@ -75,6 +76,9 @@ urlpatterns = [
     path("mcp/", mcp_endpoint, name="mcp"),
     path("objects/<str:token>/", appenda_views.object_download, name="object-download"),
     path("admin/", admin.site.urls),
+    path("healthz", ops_views.healthz, name="healthz"),  # ops: the process answers
+    path("readyz", ops_views.readyz, name="readyz"),  # ops: databases, buckets, model, job worker
+    path("metrics", ops_views.metrics_view, name="metrics"),  # Prometheus; token or this machine only
     path("", include("webapp.urls")),
 ]
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from appenda.settings.regions import build_databases, build_storage, region_alias, region_names
+from ops.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 APPENDA_DATA_DIR = Path(os.environ.get("APPENDA_DATA_DIR", BASE_DIR / "var")).resolve()
@@ -29,14 +30,20 @@ INSTALLED_APPS = [
     "guardian",
     "django_htmx",
     "csp",
+    "axes",  # login throttling per account and per address (issue 22)
+    "django_tasks",
+    "django_tasks_db",  # the scheduled jobs' queue, on the control database (ops.runner)
     "appenda",
     "workspaces",
     "tables",
     "memories",
     "webapp",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    "ops.middleware.RequestObservabilityMiddleware",  # first: request id, one log line, metrics
+    "appenda.admission.AdmissionMiddleware",  # sheds load (503 overloaded) before any database work
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -47,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into ops.lockout's page
 ]
 
 ROOT_URLCONF = "appenda.urls"
@@ -80,6 +88,7 @@ APPENDA_LOCAL_PASSPHRASE = os.environ.get("APPENDA_LOCAL_PASSPHRASE") or None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out account or address
     "django.contrib.auth.backends.ModelBackend",
     "guardian.backends.ObjectPermissionBackend",
 ]
@@ -96,7 +105,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = APPENDA_DATA_DIR / "static"
+# `collectstatic` writes here; the image collects at build time into APPENDA_STATIC_ROOT (issue 22).
+STATIC_ROOT = Path(os.environ.get("APPENDA_STATIC_ROOT") or APPENDA_DATA_DIR / "static")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").exists() else []
 
@@ -121,6 +131,7 @@ REST_FRAMEWORK = {
         "appenda.api.parsers.JSONParser",  # DRF's, refusing bodies nested too deep (400, not 500)
     ],
     "EXCEPTION_HANDLER": "appenda.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["appenda.api.throttling.TokenRateThrottle"],  # APPENDA_API_RATES
     "DEFAULT_SCHEMA_CLASS": "appenda.api.schema.AppendaAutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -173,11 +184,32 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+# JSON lines with the request id (ops.logs, ops.middleware); APPENDA_LOG_FORMAT=plain for a terminal.
+LOGGING = logging_config(level=os.environ.get("LOG_LEVEL", "INFO"), fmt=os.environ.get("APPENDA_LOG_FORMAT", "json"))
+
+# --- Operations (issue 22, R-OPS-2): jobs, rate limits, metrics ---------------------------
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Shared by every server: API rate limits (appenda.api.throttling). `migrate_all` creates it.
+    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "appenda_cache"},
 }
+APPENDA_API_RATES = {
+    "token": os.environ.get("APPENDA_API_RATE", "600/min"),  # per API token
+    "session": os.environ.get("APPENDA_API_RATE", "600/min"),  # per signed-in person in a browser
+    "anonymous": os.environ.get("APPENDA_API_ANON_RATE", "120/min"),  # per address, public endpoints
+}
+# Sign-in: the account or the address is paused after this many failures in a row (django-axes).
+AXES_FAILURE_LIMIT = int(os.environ.get("APPENDA_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("APPENDA_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "ops.lockout.lockout_response"
+AXES_VERBOSE = False
+# The scheduled jobs (ops.jobs) go through Django's tasks API on the control database.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "ops"]}}
+APPENDA_JOBS_TICK_SECONDS = float(os.environ.get("APPENDA_JOBS_TICK_SECONDS", "30"))
+APPENDA_WORKER_STALE_SECONDS = int(os.environ.get("APPENDA_WORKER_STALE_SECONDS", "120"))
+APPENDA_JOBS_IN_PROCESS = os.environ.get("APPENDA_JOBS_IN_PROCESS", "").strip().lower() in ("1", "true", "yes")
+APPENDA_JOBS_WITH_RUNSERVER = True  # `make run`: the jobs run in a thread of the dev server
+# /metrics: with a token, `Authorization: Bearer <token>`; without, only from this machine.
+APPENDA_METRICS_TOKEN = os.environ.get("APPENDA_METRICS_TOKEN") or None

@@ -9,7 +9,10 @@ Static files are served by WhiteNoise straight from the apps' folders, without D
 import os
 
 from appenda.settings.base import *  # noqa: F401,F403
+from ops.logs import logging_config
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# A terminal reads text; APPENDA_LOG_FORMAT=json gives production's lines.
+LOGGING = logging_config(level=os.environ.get("LOG_LEVEL", "INFO"), fmt=os.environ.get("APPENDA_LOG_FORMAT", "plain"))

@@ -6,6 +6,7 @@ from django.core.management import BaseCommand
 
 from memories.models import Note
 from memories.services import memory_save
+from ops.progress import Progress
 from tables.models import Table
 from tables.services import records_add, table_create
 from workspaces.capabilities import actor_for
@@ -38,7 +39,9 @@ class Command(BaseCommand):
         users = {email: user_create_or_update(email=email, password=DEMO_PASSWORD) for email in PEOPLE}
         root = user_create_or_update(email="root@demo.appenda.test", password=DEMO_PASSWORD, instance_admin=True)
         owner = users["owner@demo.appenda.test"]
-        for region in settings.REGIONS[:2]:
+        regions = settings.REGIONS[:2]
+        progress = Progress(self.stdout, "demo workspaces", total=len(regions), unit="workspace", every_seconds=0)
+        for region in regions:
             slug = f"demo-{region}"
             workspace = Workspace.objects.filter(slug=slug).first() or workspace_create(
                 name=f"Demo ({region.upper()})", owner=owner, region=region, slug=slug)
@@ -61,7 +64,9 @@ class Command(BaseCommand):
                 memory_save(actor=actor, key="pref.tone", value="Keep replies short; no emoji.", pinned=True)
                 memory_save(actor=actor, key="customers.plan", value="The plan column uses Free, Team and Pro.",
                             layer="workspace", subject={"kind": "table", "id": str(table.id)})
+            progress.advance()
             self.stdout.write(f"Workspace {workspace.name}: /workspaces/{workspace.id}/ (region {region})")
+        self.stdout.write(progress.finish())
         self.stdout.write("")
         self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
         for email, role in PEOPLE.items():
