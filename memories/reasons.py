@@ -31,6 +31,8 @@ _REASONS = (
            "it came from a messaging app and is meant for notes beyond that conversation", chat_confirmable=True),
     Reason("background_run", "hold", "saved by a sub-agent or a trigger, which nobody watches as it runs"),
     Reason("ask_first", "hold", "your settings ask you first"),
+    Reason("names_record_later", "hold",
+           "it names a person or record that was added to a table after the note was saved"),
     # Refused: nothing is written.
     Reason("memory_off", "refuse", "Memory is off.", status=403),
     Reason("saving_off", "refuse", "Saving notes is off here.", status=403),
@@ -40,6 +42,8 @@ _REASONS = (
     # 409, not 429: the limit is the turn's state, not a rate; waiting and retrying cannot help.
     Reason("turn_save_limit", "refuse", "This turn has made all the saves a turn may make.", status=409),
     Reason("secret_detected", "refuse", "This note looks like it holds a secret; secrets never go into memory."),
+    Reason("secret_across_notes", "refuse",
+           "This note and one saved before it together hold a secret; secrets never go into memory, whole or in parts."),
     Reason("names_person", "refuse", "This note names a person of its table."),
     Reason("names_record", "refuse", "This note names a single record of its table."),
 )

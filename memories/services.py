@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from appenda.errors import DomainError, Forbidden
+from appenda.errors import Conflict, DomainError, Forbidden
 from appenda.ids import parse_uuid
 from memories import instance_rules
 from memories.audit import change_set_record, note_snapshot
@@ -23,6 +23,7 @@ from memories.limits import SUBJECT_ID_MAX, SUBJECT_ID_PATTERN, SUBJECT_ID_SENTE
 from memories.models import ChangeSet, Layer, Note, Turn
 from memories.policy import Decision, SaveSituation, decide
 from memories.reasons import hold_sentence, refusal_status
+from memories.refusals.across_notes import inspect_across_notes
 from memories.refusals.gate import inspect_note
 from memories.scopes import (
     INSTANCE_SCOPE,
@@ -204,6 +205,11 @@ def memory_save(
             target, allowed = _target_for_person(actor, layer or None, bot_ref)
             off_level = None  # people manage their notes in the web app even while memory is off
         channel = turn.channel if turn else {}
+        if findings.refusal is None:  # half a token here, half in an earlier save (R-SAVE-2)
+            findings = inspect_across_notes(
+                workspace=workspace, turn_id=turn.id if turn else None,
+                scope=target.scope if target else None, key=clean.key, value=clean.value,
+            ) or findings
         decision = decide(
             SaveSituation(
                 origin="agent" if turn else "person",
@@ -277,6 +283,9 @@ def _refuse_if_flagged(workspace, note: Note, *, value: str) -> None:
         table = Table.objects.for_workspace(workspace).filter(id=parse_uuid(note.subject_id)).first()
     findings = inspect_note(workspace=workspace, key=note.key, value=value, subject_table=table,
                             subject_id=note.subject_id if note.subject_kind not in (None, "table") else None)
+    if not findings.refusal:  # an edit that completes a secret with an earlier version (R-SAVE-2)
+        findings = inspect_across_notes(workspace=workspace, turn_id=None, scope=note.scope, key=note.key,
+                                        value=value) or findings
     if findings.refusal:
         code, detail = findings.refusal
         raise DomainError(detail, code=code, **findings.refusal_fields)
@@ -368,26 +377,58 @@ def held_note_activate(*, workspace, held: Note) -> tuple[Note, list]:
     it now, and a kept note is recalled (R-SAVE-3)."""
     alias = workspace.db_alias
     _refuse_if_flagged(workspace, held, value=held.value)
-    active = Note.objects.for_workspace(workspace).select_for_update().filter(
+    active = _active_same_key(workspace, held)
+    if active is None:
+        before = note_snapshot(held)
+        held.state, held.held_until = Note.State.ACTIVE, None
+        try:
+            with transaction.atomic(using=alias):
+                held.save(using=alias)
+            return held, [(held, before, note_snapshot(held))]
+        except IntegrityError:
+            # A save of the same key made an active note while this keep ran and committed
+            # first: the keep replaces it, as if it had come just after (R-OPS-1: no 500).
+            held.refresh_from_db(using=alias)
+            active = _active_same_key(workspace, held)
+            if active is None:
+                raise Conflict("Another change to this note's key happened at the same moment; look at the "
+                               "note again and keep it once more.", code="concurrent_change") from None
+    before = note_snapshot(active)
+    changes = [(held, note_snapshot(held), None)]
+    active.value, active.subject_kind, active.subject_id = held.value, held.subject_kind, held.subject_id
+    active.search_text, active.search_terms, active.embedding = held.search_text, held.search_terms, held.embedding
+    active.pinned = active.pinned or held.pinned
+    # A queryset delete keeps ``held.id`` for the change set (``held.delete()`` would clear it).
+    Note.objects.for_workspace(workspace).filter(id=held.id).delete()
+    active.save(using=alias)
+    changes.append((active, before, note_snapshot(active)))
+    return active, changes
+
+
+def _active_same_key(workspace, held: Note) -> Note | None:
+    """The active note with the held note's key in its scope, locked."""
+    return Note.objects.for_workspace(workspace).select_for_update().filter(
         scope=held.scope, key=held.key, state=Note.State.ACTIVE, trashed_at__isnull=True
     ).first()
-    changes = []
-    if active is not None:
-        before = note_snapshot(active)
-        changes.append((held, note_snapshot(held), None))
-        active.value, active.subject_kind, active.subject_id = held.value, held.subject_kind, held.subject_id
-        active.search_text, active.search_terms, active.embedding = held.search_text, held.search_terms, held.embedding
-        active.pinned = active.pinned or held.pinned
-        # A queryset delete keeps ``held.id`` for the change set (``held.delete()`` would clear it).
-        Note.objects.for_workspace(workspace).filter(id=held.id).delete()
-        active.save(using=alias)
-        changes.append((active, before, note_snapshot(active)))
-        return active, changes
-    before = note_snapshot(held)
-    held.state, held.held_until = Note.State.ACTIVE, None
-    held.save(using=alias)
-    changes.append((held, before, note_snapshot(held)))
-    return held, changes
+
+
+def active_note_hold(*, workspace, note: Note, reason: str, actor_user_id: int | None = None) -> ChangeSet:
+    """Moves a (locked) active note to held for ``reason`` (a memories.reasons code), audited as a
+    hold; the caller holds the transaction. The twin of ``held_note_activate``: used when
+    something learnt after the save (a record added to a table, issue 18) says a person should
+    look at the note again. When a held note of the same key already waits, this one goes to
+    the trash held (one held note per key), from where a person can bring it back."""
+    before = note_snapshot(note)
+    now = timezone.now()
+    note.state, note.held_reason, note.held_sources = Note.State.HELD, reason, []
+    note.held_until = now + settings.APPENDA["HELD_TTL"]
+    if Note.objects.for_workspace(workspace).filter(
+        scope=note.scope, key=note.key, state=Note.State.HELD, trashed_at__isnull=True
+    ).exclude(id=note.id).exists():
+        note.trashed_at = now
+    note.save(using=workspace.db_alias)
+    return change_set_record(workspace=workspace, action="hold", actor_user_id=actor_user_id,
+                             changes=[(note, before, note_snapshot(note))], reason=hold_sentence(reason))
 
 
 def member_notes_blind_delete(*, actor: Actor, user_id: int) -> ChangeSet | None:

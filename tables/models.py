@@ -63,10 +63,12 @@ class IdentifyingPhrase(RegionModel):
     The unique constraint is (table, digest, column_name) rather than (table, column_name,
     digest): the same rows are unique, and with the digest second the constraint's index also
     serves the look-up "digest IN (…) for this table", so the table needs no second index.
-    The id is a plain bigint, and neither workspace_id nor the table's foreign key has an index
-    of its own (the constraint's index starts with the table, which scopes every query): on a
-    table of a million records this index has millions of rows, and each extra index would cost
-    about as much as the rows themselves.
+    The id is a plain bigint, and the table's foreign key has no index of its own (the
+    constraint's index starts with the table): on a table of a million records this index has
+    millions of rows, and each extra index costs about as much as the rows themselves. One is
+    paid for: (workspace_id, digest), because a note is checked against every table of its
+    workspace, with or without a subject (issue 18), in one probe per phrase whatever the
+    number of tables.
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -84,6 +86,7 @@ class IdentifyingPhrase(RegionModel):
                 fields=["table", "digest", "column_name"], name="identifying_phrase_unique_in_column"
             )
         ]
+        indexes = [models.Index(fields=["workspace_id", "digest"], name="identifying_ws_digest")]
 
 
 class IdentifyingColumn(RegionModel):

@@ -1,10 +1,12 @@
 """Writes to tables and records. Every record change updates the table's index of identifying
-values in the same transaction (memories.refusals uses it to refuse notes that name a record)."""
+values in the same transaction (memories.refusals uses it to refuse notes that name a record);
+records added also hold the notes saved before them that name them (memories.recheck)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import logging
 import math
 import re
 from collections.abc import Iterable
@@ -14,9 +16,13 @@ from django.db import IntegrityError, transaction
 
 from appenda.errors import DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
+from memories.recheck import notes_recheck_after_records
+from ops.progress import LogLines, Progress
 from tables import identifying
 from tables.models import Column, Record, Table
 from workspaces.capabilities import Actor
+
+log = logging.getLogger("appenda.tables")
 
 MAX_RECORDS_PER_REQUEST = 10_000
 MAX_VALUE_CHARS = 10_000  # a text value of a record (the API's contract refuses longer ones first)
@@ -171,6 +177,10 @@ def records_add(*, actor: Actor, table: Table, rows: list[dict]) -> list[Record]
     with transaction.atomic(using=alias):
         Record.objects.using(alias).bulk_create(records, batch_size=1000)
         identifying.index_records_added(table=table, columns=list(columns.values()), records=records, using=alias)
+        # Notes saved before these records existed and that name them stop being recalled now,
+        # in the same transaction as the index that sees them (issue 18).
+        notes_recheck_after_records(workspace=actor.workspace, table=table, columns=list(columns.values()),
+                                    records=records, actor_user_id=actor.person_id)
     return records
 
 
@@ -201,7 +211,9 @@ def _records_import_csv(*, actor: Actor, table: Table, reader) -> list[Record]:
             code="invalid_csv_header",
         )
     rows = []
+    progress = Progress(LogLines(log), f"CSV import into table {table.id}", unit="row", tty=False)
     for cells in reader:
+        progress.advance()  # a line in the log every few seconds: counts and rate
         line_number = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
@@ -219,7 +231,9 @@ def _records_import_csv(*, actor: Actor, table: Table, reader) -> list[Record]:
                 code="too_many_records",
             )
         rows.append(dict(zip(header, cells)))
-    return records_add(actor=actor, table=table, rows=rows)
+    records = records_add(actor=actor, table=table, rows=rows)
+    log.info("%s; %d record(s) added", progress.finish(), len(records))
+    return records
 
 
 def record_delete(*, actor: Actor, table: Table, record_id) -> None:

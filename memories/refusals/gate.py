@@ -79,17 +79,28 @@ def inspect_note(*, workspace, key: str, value: str, subject_table=None, subject
     if secret:
         return secret
     text = f"{key.replace('.', ' ').replace('_', ' ')} {value}"
-    if subject_table is not None:
-        match = identifying.find_identifying_match(table=subject_table, text=text, using=workspace.db_alias)
-        if match is not None:
-            code = "names_person" if match.column_kind == "person" else "names_record"
-            what = "a person" if code == "names_person" else "a single record"
+    # Every table of the workspace, not only the subject's (issue 18). A match in a table the
+    # note is not tied to names neither the table nor the column: that a person is in some
+    # table ("Patients") is itself what the refusal must not tell.
+    # An instance rule (workspace None) belongs to no workspace: no tables to check against.
+    match = identifying.find_workspace_match(
+        workspace_id=workspace.id, text=text, using=workspace.db_alias, subject_table=subject_table
+    ) if workspace is not None else None
+    if match is not None:
+        code = "names_person" if match.column_kind == "person" else "names_record"
+        what = "a person" if code == "names_person" else "a single record"
+        if subject_table is not None and match.table_id == subject_table.pk:
             detail = (
                 f"This note names {what} of table {subject_table.name} (it matches a value of column "
                 f"{match.column!r}). Notes about a table describe the table, never one person or record in it: "
                 "save the general fact instead."
             )
             return Findings(refusal=(code, detail), refusal_fields={"column": match.column})
+        detail = (
+            f"This note names {what} of one of this workspace's tables. Notes never name one person or "
+            "record of a table: save the general fact instead."
+        )
+        return Findings(refusal=(code, detail))
     # The key and the subject id each on their own: read together with the value, a key's last
     # word and the value's first could pass for a name that neither holds.
     may_name_person = (

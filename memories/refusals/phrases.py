@@ -18,7 +18,12 @@ Rules (``normalize``):
 * An **email address** is kept whole, as one token: ``Ana.Lopez@Example.COM`` becomes
   ``ana.lopez@example.com``. Its ``@`` and ``.`` are not punctuation, so the address is
   matched as one phrase and never as the loose words "ana", "lopez", "example", "com"
-  (a note saying "example com" does not name Ana).
+  (a note saying "example com" does not name Ana). A sub-address tag is dropped from the
+  local part (``ana.lopez+crm@example.com`` is ``ana.lopez@example.com``): mail servers
+  deliver both to one mailbox (RFC 5233), so both name the same person.
+* **Han, kana and Hangul** letters are one token each: these scripts write no space
+  between words, so "王小明", "王 小明" and "请联系王小明" all hold the phrase "王 小 明"
+  (a name of 2 to 4 characters is one phrase of as many words).
 * A **phone number** becomes one token of digits only. A phone number is 7 to 15 digits
   that start with ``+`` or ``00`` or hold a parenthesised group, or else 10 or more digits
   (in a row or in groups), or three or more groups separated by dots or dashes, or groups
@@ -132,6 +137,13 @@ _DATE_IN_TEXT_RE = re.compile(rf"(?<![\d\-/.]){_DATE_PATTERN}(?:t[\d:.]+z?)?(?![
 _IPV4_RE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 
 _NOT_WORD_RE = re.compile(r"[\W_]+")
+# Letters of scripts written without spaces between words (Han, Hiragana, Katakana, Hangul):
+# each is a token of its own.
+_CJK_RE = re.compile(
+    "([\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+    "\uf900-\ufaff\U00020000-\U0003134f])"
+)
+_EMAIL_TAG_RE = re.compile(r"\+[^@]*(?=@)")
 _SPACE_RE = re.compile(r"\s+")
 
 
@@ -156,9 +168,18 @@ def _fold(text: str) -> str:
     return strip_accents(strip_accents(unicodedata.normalize("NFKC", text)).casefold())
 
 
+def _untagged(email: str) -> str:
+    """The address without its sub-address tag: "ana+crm@x.org" is "ana@x.org" (RFC 5233)."""
+    local, at, domain = email.partition("@")
+    if "+" not in local:
+        return email
+    untagged = _EMAIL_TAG_RE.sub("", email, count=1)
+    return untagged if not untagged.startswith("@") else email
+
+
 def normalize_email(email: str) -> str:
-    """The one-token form of an email address (NFKC, casefold, accents stripped)."""
-    return _fold(email.strip())
+    """The one-token form of an email address (NFKC, casefold, accents stripped, no +tag)."""
+    return _untagged(_fold(email.strip()))
 
 
 def _phone_digits(candidate: str) -> str | None:
@@ -230,7 +251,7 @@ def _normalize_plain(text: str) -> str:
         out.append(f" {_NOT_WORD_RE.sub(' ', date)} ")
         pos = match.end()
     out.append(_normalize_numbers(text[pos:]))
-    return "".join(out)
+    return _CJK_RE.sub(r" \1 ", "".join(out))
 
 
 def normalize(text: str) -> str:
@@ -246,7 +267,7 @@ def normalize(text: str) -> str:
     pos = 0
     for match in EMAIL_RE.finditer(folded):
         parts.append(_normalize_plain(folded[pos : match.start()]))
-        parts.append(f" {match.group(0)} ")
+        parts.append(f" {_untagged(match.group(0))} ")
         pos = match.end()
     parts.append(_normalize_plain(folded[pos:]))
     return _SPACE_RE.sub(" ", "".join(parts)).strip()

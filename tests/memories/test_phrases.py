@@ -82,8 +82,16 @@ def test_R_SAVE_3_normalize_turns_punctuation_into_single_spaces(raw, expected):
 
 
 def test_R_SAVE_3_normalize_keeps_non_latin_letters():
-    assert normalize("王伟 と 김민준") == "王伟 と 김민준"
     assert normalize("Иван Петров") == "иван петров"
+    assert normalize("Γιώργος") == "γιωργοσ"
+
+
+def test_issue_18_han_kana_and_hangul_letters_are_one_word_each():
+    """These scripts write no space between words: a name is found inside a sentence and
+    whether or not it is written with spaces between its letters."""
+    assert normalize("王伟 と 김민준") == "王 伟 と 김 민 준"
+    assert normalize("王 小 明") == normalize("王小明") == "王 小 明"
+    assert "王 小 明" in set(phrases(word_tokens("请联系王小明关于报告")))
 
 
 def test_R_SAVE_3_strip_accents_keeps_case():
@@ -118,9 +126,17 @@ def test_R_SAVE_3_email_matches_as_one_phrase_and_not_as_its_words():
 
 
 def test_R_SAVE_3_email_with_plus_digits_and_accents():
-    assert word_tokens("J.Okafor+reports@Partner-Co.io") == ["j.okafor+reports@partner-co.io"]
+    assert word_tokens("J.Okafor+reports@Partner-Co.io") == ["j.okafor@partner-co.io"]
     assert normalize_email(" José.García@Empresa.MX ") == "jose.garcia@empresa.mx"
     assert word_tokens("ana_lopez1@example.co.uk") == ["ana_lopez1@example.co.uk"]
+
+
+def test_issue_18_an_email_with_a_plus_tag_is_the_same_address():
+    """RFC 5233 sub-addressing: the tag reaches the same mailbox, so it names the same person."""
+    assert digests("ana.lopez+crm@example.com") == digests("Ana.Lopez@Example.com")
+    assert normalize_email("Ana.Lopez+Reports+2024@Example.com") == "ana.lopez@example.com"
+    # A local part that is only a tag has nothing left to drop it from: kept as written.
+    assert word_tokens("send to +crm@example.com") == ["send", "to", "+crm@example.com"]
 
 
 def test_R_SAVE_3_not_an_email():

@@ -1,0 +1,150 @@
+"""Names that are places or companies, not people (R-SAVE-3b, issue 18).
+
+Streets, towns and firms are named after people: "103 Cassidy Street", "Via Roma 131",
+"Dolores" on its own line under "Suite 100", "Lopez, Santos and Coleman is a design agency".
+The person detector (memories.refusals.people) finds a name-shaped span first; this module
+says, from the words and characters around it, when that span is part of an address or a
+company name, so that the note is not held for it.
+
+The rules (a span found after a title is never dropped, except a street abbreviation that is
+also a title — "1737 Cheriton Dr Reuquén"):
+
+* a street word right after the span, or as one of its words after the first: "Dora Creek",
+  "John Street", "Martinez Mall St". The street words are Faker's English street suffixes
+  (read from the Faker package) and ``data/people_street_words_extra.txt``. One that is also a
+  surname (Park, Hill, Wells…) counts only with an address around it (a house number before the
+  span, or a number, a line break, "/", "Apt" or "Suite" after the street word);
+* a street prefix right before the span or as its first word: "Via Roma", "Rua Diadema",
+  "St. John" (``data/people_street_prefixes.txt``);
+* a house number right before the span, itself at a line's start or after a separator, an
+  address word ("at", "to", "Box"…) or another number ("P.O. Box 149 Monika Union"; not a year
+  after "in", "since"…),
+  or right after it and then the end of the line, a separator or a street word ("Peter
+  Zuidhove 188", "Señores Curas 88 street", "Kuusiku 7 and …"); a corner ("the corner of …") ("Maarit and Hersnapvej 75"); "C/";
+* the span is a whole line of an address: alone on its line (or between " / "), after a line
+  with a house number, "Apt", "Suite" or "P.O. Box";
+* a company: after "work for", "works at", "employed by"… ; or one of three single surnames
+  written "A, B and C" (the shape of firm names: "Davis, Reynolds and Williamson"), with no
+  word before it that says they are people.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from memories.refusals.people_lexicon import _Lexicon
+from memories.refusals.people_words import _STREET_PREFIXES as _PREFIXES
+from memories.refusals.people_words import _STREET_WORDS_EXTRA
+
+# Street words that are surnames too, but far more often the street: no address needed (nor
+# for the abbreviations and other languages' words of data/people_street_words_extra.txt).
+_ALWAYS_STREET = frozenset("street streets road avenue drive boulevard highway parkway plaza square".split())
+# A house number: at the start of a line or after a separator, an address word or another number.
+_HOUSE_NUMBER_BEFORE = re.compile(
+    r"(?:^|[\n,/:(]\s*|\b(?:at|to|on|is|of|in|from|box|no|apt|suite|unit)\.?\s+|\d\s+)(\d{1,6}[A-Za-z]?)\s+$",
+    re.I)
+_CORNER_BEFORE = re.compile(r"\bcorner\s+of\s+(?:[^\n]{0,40}\s+and\s+)?$", re.I)
+_YEAR_WORDS = re.compile(r"(?:in|since|from|by|until|till|of|year|before|after|during|circa|c\.)\s+$", re.I)
+_NUMBER_AFTER = re.compile(
+    r"\s+\d{1,6}[A-Za-z]?(?:\s*$|\s*[/,;\n.?!]|\s+(?:apt|suite|unit)\b|\s+and\s+(?-i:[^\W\d_a-z]))", re.I)
+# "Maarit and Hersnapvej 75", "the corner of Kuusiku 7 and …": a corner of two streets.
+_CORNER_AFTER = re.compile(r"\s+and\s+[^\W\d_][\w'’\-]*\s+\d{1,6}[A-Za-z]?\b")
+_NUMBER_THEN_WORD = re.compile(r"\s+\d{1,6}[A-Za-z]?\s+([^\W\d_]+)")
+_ADDRESS_LINE = re.compile(r"\d+\s*[^\W\d_]|\b(?:apt|suite|p\.?\s?o\.?\s?box)\b", re.I)
+_ADDRESS_AFTER_STREET = re.compile(r"^[\s.,]*(?:[/\n]|\d|(?:apt|suite|unit)\b)", re.I)
+_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+_ORG_BEFORE = re.compile(
+    r"\b(?:work|works|worked|working)\s+(?:for|at)\s+(?:the\s+)?$|\bemployed\s+by\s+$|"
+    r"\b(?:address|offices?)\s+of\s+$", re.I)
+_TRIPLE = re.compile(r"([^\W\d_][\w'’\-]*),\s+([^\W\d_][\w'’\-]*),?\s+and\s+([^\W\d_][\w'’\-]*)")
+_PEOPLE_BEFORE_TRIPLE = re.compile(
+    r"(?:\b(?:ask|tell|thank|thanks|cc|ping|email|call|invite|with|by|to|from|and|meet|met|remind)\s+|:\s*)$", re.I)
+
+
+@functools.cache
+def _street_words() -> frozenset[str]:
+    from faker.providers.address.en_GB import Provider as GreatBritain
+    from faker.providers.address.en_US import Provider as UnitedStates
+
+    faker = {s.lower() for s in (*UnitedStates.street_suffixes, *GreatBritain.street_suffixes)}
+    return frozenset(faker | _STREET_WORDS_EXTRA)
+
+
+def _street_word(word: str, lex: _Lexicon, *, addressed: bool) -> bool:
+    key = word.lower().rstrip(".")
+    if key not in _street_words():
+        return False
+    surname = key in lex.last or key in lex.first
+    return addressed or not surname or key in _ALWAYS_STREET or key in _STREET_WORDS_EXTRA
+
+
+def _house_number_before(text: str, start: int) -> bool:
+    before = text[max(0, start - 40) : start]
+    match = _HOUSE_NUMBER_BEFORE.search(before)
+    if match is None:
+        return False
+    number = match.group(1)
+    year = len(number) == 4 and number[:2] in ("19", "20")
+    return not (year and _YEAR_WORDS.search(before[: match.start(1)]))
+
+
+def _whole_address_line(text: str, start: int, end: int) -> bool:
+    line_start = max(text.rfind("\n", 0, start), text.rfind(" / ", 0, start) + 2)
+    line_end_candidates = [i for i in (text.find("\n", end), text.find(" / ", end)) if i != -1]
+    line_end = min(line_end_candidates) if line_end_candidates else len(text)
+    line = text[line_start + 1 : line_end].strip(" ,.;>")
+    if line != text[start:end].strip(" ,.;"):
+        return False
+    return _ADDRESS_LINE.search(text, max(0, line_start - 200), line_start + 1) is not None
+
+
+def _company_triple(text: str, start: int, end: int) -> bool:
+    if not (text.startswith(",", end) or text.startswith(" and ", end) or text[max(0, start - 5) : start].endswith(
+            (", ", " and "))):
+        return False
+    window = max(0, start - 120)
+    for match in _TRIPLE.finditer(text, window, min(len(text), end + 120)):
+        if match.start() <= start and end <= match.end():
+            return not _PEOPLE_BEFORE_TRIPLE.search(text[: match.start()])
+    return False
+
+
+def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title: bool = False) -> bool:
+    """Is the name-shaped span ``text[start:end]`` part of an address or a company name?"""
+    span_words = [m.group() for m in _WORD.finditer(text, start, end)]
+    if not span_words:
+        return False
+    house_before = _house_number_before(text, start)
+    if after_title:
+        first = span_words[0].lower()
+        return first in ("dr", "st") and bool(re.search(r"\d+\s+[^\W\d_]+\s+$", text[max(0, start - 40) : start]))
+    following = _WORD.match(text, end + 1) if text[end : end + 1] in (" ", ".") else None
+    if following is not None and text[end : following.start()].strip(" .") == "":
+        after = text[following.end() : following.end() + 12]
+        addressed = house_before or _ADDRESS_AFTER_STREET.match(after) is not None
+        if _street_word(following.group(), lex, addressed=addressed):
+            return True
+    for i, word in enumerate(span_words[1:], start=1):
+        addressed = house_before or (i == len(span_words) - 1 and _ADDRESS_AFTER_STREET.match(text[end : end + 12]))
+        if _street_word(word, lex, addressed=bool(addressed)):
+            return True
+    if span_words[0].lower() in _PREFIXES and len(span_words) > 1:
+        return True
+    previous = re.search(r"([^\W\d_]+)\.?\s+$", text[max(0, start - 20) : start])
+    if previous is not None and previous.group(1)[0].isupper() and previous.group(1).lower() in _PREFIXES:
+        return True  # "Via Roma", but not "sent via Priya"
+    if house_before or _NUMBER_AFTER.match(text, end) or _CORNER_AFTER.match(text, end):
+        return True
+    street_after = _NUMBER_THEN_WORD.match(text, end)
+    if street_after is not None and _street_word(street_after.group(1), lex, addressed=True):
+        return True  # "Señores Curas 88 street"
+    if re.search(r"\bC/\s*$", text[max(0, start - 4) : start]):
+        return True  # "C/ Señores Curas": calle
+    if _whole_address_line(text, start, end):
+        return True
+    if _CORNER_BEFORE.search(text[max(0, start - 60) : start]):
+        return True  # "the corner of Kuusiku 7 and Alexander Flat"
+    if _ORG_BEFORE.search(text[max(0, start - 30) : start]):
+        return True
+    return _company_triple(text, start, end)

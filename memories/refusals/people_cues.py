@@ -1,0 +1,193 @@
+"""The person detector's context cues (R-SAVE-3b): the words before and after a name that say it
+is a person ("ask Will", "Grant is on leave", "Jordan from sales"), and names in email addresses.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memories.refusals.people_lexicon import (
+    _key,
+    _Lexicon,
+)
+from memories.refusals.people_tokens import (
+    _korean_given,
+    _Token,
+)
+from memories.refusals.people_words import (
+    _DEPT_PREPS,
+    _EMAIL_ROLES,
+    _FUNCTION,
+    _GROUPS,
+    _PERSON_NOUNS,
+    _POST_STATE,
+    _POST_VERBS,
+    _POST_VERBS_STRICT,
+    _PRE_CONTACT,
+    _PRE_PEOPLE_ONLY,
+    _PRE_PERSONAL,
+    _PRE_PERSONAL_PAIRS,
+    _PRE_SKIP,
+    _PRE_WEAK,
+    _TECH,
+    _TECH_PHRASES,
+)
+
+# ---------------------------------------------------------------------------------------
+# Rules.
+
+
+def _gap(text: str, a: _Token, b: _Token) -> str:
+    return text[a.raw_end : b.start]
+
+
+def _joined(text: str, a: _Token, b: _Token) -> bool:
+    """Two tokens written next to each other as parts of one name (one space)."""
+    return not a.possessive and _gap(text, a, b) == " "
+
+
+def _mark_tech_phrases(tokens: list[_Token]) -> None:
+    keys = [t.key.replace("'", "") for t in tokens]
+    for i, key in enumerate(keys):
+        for phrase in _TECH_PHRASES_BY_FIRST.get(key, ()):
+            k = len(phrase)
+            if keys[i : i + k] == phrase:
+                for t in tokens[i : i + k]:
+                    t.kind = "X"
+
+
+_TECH_PHRASES_BY_FIRST: dict[str, list[list[str]]] = {}
+for _phrase in _TECH_PHRASES:
+    _TECH_PHRASES_BY_FIRST.setdefault(_phrase.split()[0], []).append(_phrase.split())
+
+
+def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
+    """What the words just before token i say: 'people' (only said of people: "ask",
+    "my manager"), 'personal' (also "thanks to", "owned by"), 'contact' ("email", "call"),
+    'weak' ("with", "to", "for") or ''."""
+    j = i - 1
+    # "my manager is Will", "thanks, Mark", "cc: Ana"
+    while j >= 0 and tokens[j].key in _PRE_SKIP:
+        j -= 1
+    if j < 0:
+        return ""
+    gap = text[tokens[j].raw_end : tokens[j + 1].start]
+    if len(gap) > 3 or any(ch in gap for ch in ".!?;\n()[]"):
+        return ""
+    prev = tokens[j]
+    if prev.code:
+        return ""
+    key = prev.key
+    if key in _PRE_PEOPLE_ONLY:
+        return "people"
+    if j >= 1 and (tokens[j - 1].key, key) in _PRE_PERSONAL_PAIRS:
+        return "personal"
+    if key in _PRE_PERSONAL:
+        return "personal"
+    if key in _PRE_CONTACT:
+        return "contact"
+    if key in _PRE_WEAK:
+        return "weak"
+    return ""
+
+
+def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> bool:
+    """Words just after token i that say it is a person (strict: fewer verbs)."""
+    tok = tokens[i]
+    if tok.possessive:
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and nxt.key in _PERSON_NOUNS and _gap(text, tok, nxt).strip() == "":
+            return True
+        # "Will's new phone", "Priya's home address"
+        nxt2 = tokens[i + 2] if i + 2 < len(tokens) else None
+        between = text[tok.raw_end : nxt2.start] if nxt2 is not None else ""
+        return bool(
+            nxt2 is not None
+            and nxt2.key in _PERSON_NOUNS
+            and between.count(" ") <= 2
+            and not any(c in between for c in ".,;:\n")
+        )
+    if i + 1 >= len(tokens):
+        return False
+    nxt = tokens[i + 1]
+    gap = _gap(text, tok, nxt)
+    if gap.strip(" ,") != "" or "\n" in gap:
+        return False
+    if gap.strip() == ",":
+        # apposition: "Ana, our CFO," / "Will, my manager,"
+        if nxt.key in {"our", "my", "the", "his", "her", "their", "your"} and i + 2 < len(tokens):
+            return tokens[i + 2].key in _PRE_PEOPLE_ONLY
+        return False
+    if nxt.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
+        return True
+    if nxt.key in {"is", "was", "will", "has", "had"} and i + 2 < len(tokens):
+        nxt2 = tokens[i + 2]
+        if nxt2.key in _POST_STATE:
+            return True
+        if (
+            nxt2.key == "on"
+            and i + 3 < len(tokens)
+            and tokens[i + 3].key
+            in {"leave", "vacation", "holiday", "pto", "maternity", "paternity", "parental", "sick"}
+        ):
+            return True
+    if nxt.key in _DEPT_PREPS and i + 2 < len(tokens):
+        nxt2 = tokens[i + 2]
+        if nxt2.key in _GROUPS:
+            return True
+        if nxt2.key == "the" and i + 3 < len(tokens) and tokens[i + 3].key in _GROUPS:
+            return True
+    return False
+
+
+def _email_names_person(local: str, lex: _Lexicon) -> bool:
+    """Does the local part of an email address hold a person's name?"""
+    key = _key(local)
+    if key in _EMAIL_ROLES:
+        return False
+    parts = [re.sub(r"\d+$", "", p) for p in re.split(r"[._+\-]+", key)]
+    parts = [p for p in parts if p and p.isalpha()]
+    if not parts or all(p in _EMAIL_ROLES or p in _GROUPS or p in _TECH for p in parts):
+        return False
+
+    def named(p: str) -> bool:
+        if p in _TECH or p in _EMAIL_ROLES or p in _GROUPS or p in _FUNCTION:
+            return False
+        return p in lex.first or p in lex.last or (p not in lex.english and _korean_given(p))
+
+    def strong(p: str) -> bool:
+        return named(p) and p not in lex.ambiguous
+
+    def surname_like(p: str) -> bool:
+        return len(p) >= 3 and (strong(p) or p not in lex.english) and p not in _TECH
+
+    if len(parts) >= 2:
+        long_parts = [p for p in parts if len(p) > 1]
+        if any(strong(p) for p in long_parts):
+            return True  # "ana.lopez", "priya.ops"
+        if len(long_parts) < len(parts):
+            # "j.okafor", "d.tehrani": an initial and a surname
+            return any(surname_like(p) for p in long_parts)
+        if sum(named(p) for p in long_parts) >= 2:
+            return True  # "will.young"
+        # "mark_whitfield": a first name and a word that is no English word
+        return any(p in lex.first for p in long_parts) and any(
+            surname_like(p) for p in long_parts if p not in lex.first
+        )
+    word = parts[0]
+    if word in lex.english:
+        return strong(word) and word not in lex.wordlike and word not in lex.frequent
+    if strong(word):
+        return True  # "priya@"
+    # "jokafor", "sdahl", "hlim": an initial and a surname
+    rest = word[1:]
+    if len(rest) >= 3 and rest in lex.last and rest not in lex.ambiguous:
+        return True
+    for particle in ("von", "van", "de", "del", "della", "le", "la", "al", "el", "di", "da"):
+        if rest.startswith(particle) and rest[len(particle) :] in lex.last:
+            return True  # "fvonbulow"
+    # "anamartinez", "taeyangsong"
+    return any(
+        named(word[:k]) and word[:k] not in lex.ambiguous and named(word[k:])
+        for k in range(3, len(word) - 2)
+    )

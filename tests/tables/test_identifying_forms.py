@@ -1,0 +1,135 @@
+"""Issue 18, people and records: the forms a note names a record by that passed before.
+
+Each class of the issue has a test named for it; each would fail on the code before issue 18
+(the index held a value only as it was written, and only a note tied to that table was checked).
+Through the API, as a client sees it: a person's save, refused with names_person/names_record.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import ALL_DATABASES, make_table, token_client
+from tests.memories.helpers import person_save
+
+pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
+
+COLUMNS = [
+    {"name": "name", "kind": "person"}, {"name": "email", "kind": "email"}, {"name": "phone", "kind": "phone"},
+    {"name": "customer_id", "kind": "id"}, {"name": "status", "kind": "text"},
+]
+PEOPLE = [
+    {"name": "Ana López", "email": "ana.lopez@example.com", "phone": "+1 415 555 0134", "customer_id": "CUST-00417",
+     "status": "Shipped"},
+    {"name": "Jane Okafor", "email": "jane.o@example.com", "customer_id": "CUST-00418", "status": "Shipped"},
+    {"name": "Peter Okafor", "email": "p.okafor@example.com", "customer_id": "CUST-00419", "status": "Pending"},
+    {"name": "Дмитрий Иванов", "email": "d.ivanov@example.com", "customer_id": "CUST-00420", "status": "Shipped"},
+    {"name": "Γιώργος Παπαδόπουλος", "customer_id": "CUST-00421", "status": "Pending"},
+    {"name": "王小明", "customer_id": "CUST-00422", "status": "Shipped"},
+    {"name": "김민준", "customer_id": "CUST-00423", "status": "Shipped"},
+    {"name": "Ana Sousa", "customer_id": "CUST-00424", "status": "Pending"},  # two Anas: "Ana" alone says nobody
+]
+
+
+@pytest.fixture
+def customers(owner, eu_ws):
+    return make_table(eu_ws, owner, name="Customers", columns=COLUMNS, rows=PEOPLE)
+
+
+def save(client, workspace, value, table=None, key="customers.note"):
+    subject = {"kind": "table", "id": str(table.id)} if table is not None else None
+    return person_save(client, workspace, key=key, value=value, subject=subject)
+
+
+def assert_refused(response, code):
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == code, response.json()
+
+
+@pytest.mark.parametrize("value", [
+    "Refund CUST00417 before Friday.",  # without its dash
+    "Customer 00417 asked for a refund.",  # a word in front, standing for the id's letters
+    "customer #417 asked for a refund.",  # and the number without its zeros
+    "cust 00417 asked for a refund.",
+    "Cust_00417 asked for a refund.",
+    "Record 00417 has the wrong region.",  # the id's number after a word that says it is an id
+])
+def test_issue_18_a_record_id_without_its_dash_or_with_a_word_in_front_is_refused(owner, eu_ws, customers, value):
+    assert_refused(save(token_client(owner), eu_ws, value, customers), "names_record")
+
+
+@pytest.mark.parametrize("value", [
+    "Ask 王 小 明 about the renewal.",
+    "王 小明 wants the invoices in one PDF.",
+    "请联系王小明关于续约",  # inside a sentence written without spaces
+])
+def test_issue_18_a_name_with_spaces_between_cjk_letters_is_refused(owner, eu_ws, customers, value):
+    assert_refused(save(token_client(owner), eu_ws, value, customers), "names_person")
+
+
+@pytest.mark.parametrize("value", [
+    "The J. Okafor account needs a new contract.",  # two Okafors: the initial says which
+    "Contract for Okafor, J. is in the shared drive.",
+    "The Ana L. contract renews in May.",  # first name and the surname's initial
+    "Ms. A. L. asked for a refund.",  # initials only, after a title
+])
+def test_issue_18_initials_with_a_surname_or_first_name_are_refused(owner, eu_ws, customers, value):
+    assert_refused(save(token_client(owner), eu_ws, value, customers), "names_person")
+
+
+@pytest.mark.parametrize("value", [
+    "Dmitry Ivanov wants weekly invoices.",
+    "The Dmitrii Ivanov contract renews in May.",
+    "Giorgos Papadopoulos prefers PDF invoices.",
+    "Wang Xiaoming prefers PDF invoices.",
+    "Kim Minjun prefers PDF invoices.",
+])
+def test_issue_18_a_name_romanised_is_refused(owner, eu_ws, customers, value):
+    assert_refused(save(token_client(owner), eu_ws, value, customers), "names_person")
+
+
+def test_issue_18_an_email_with_a_plus_tag_is_refused(owner, eu_ws, customers):
+    response = save(token_client(owner), eu_ws, "Send the report to Ana.Lopez+reports@example.com.", customers)
+    assert_refused(response, "names_record")
+    assert response.json()["column"] == "email"
+
+
+@pytest.mark.parametrize("value, code", [
+    ("Call (415) 555-0134 if the load fails.", "names_record"),
+    ("Refund CUST-00417 before Friday.", "names_record"),
+    ("Lunch with Ana López on Friday.", "names_person"),
+])
+def test_issue_18_a_note_without_a_subject_naming_a_tables_person_or_record_is_refused(owner, eu_ws, customers,
+                                                                                      value, code):
+    response = save(token_client(owner), eu_ws, value)
+    assert_refused(response, code)
+    # Not tied to the table, the refusal does not say which table or column holds the person.
+    body = response.content.decode()
+    assert "Customers" not in body and "column" not in response.json()
+
+
+def test_issue_18_a_note_tied_to_another_table_is_checked_against_every_table(owner, eu_ws, customers):
+    other = make_table(eu_ws, owner, name="Warehouses", columns=[{"name": "site", "kind": "text"}],
+                       rows=[{"site": "North"}])
+    assert_refused(save(token_client(owner), eu_ws, "Refund CUST-00417 before Friday.", other), "names_record")
+
+
+def test_issue_18_a_table_of_another_workspace_does_not_refuse_notes_here(owner, eu_ws, us_ws):
+    make_table(us_ws, owner, name="Customers", columns=COLUMNS, rows=PEOPLE)
+    other_eu = make_table(eu_ws, owner, name="Customers EU", columns=COLUMNS, rows=[{"name": "Someone Else"}])
+    assert other_eu is not None
+    response = save(token_client(owner), eu_ws, "Refund CUST-00417 before Friday.")
+    assert response.status_code == 201, response.json()
+
+
+@pytest.mark.parametrize("value", [
+    "Customers with more than 417 orders get the bulk discount.",
+    "Release 2024.417 fixed the export.",
+    "Shipped orders are counted once.",
+    "The Cyrillic and Greek exports use UTF-8.",
+    "Order 417 of the export is a header line.",  # a number after a cue, but no id holds it as written
+    "The 王 character is a common surname.",
+])
+def test_issue_18_general_notes_still_pass(owner, eu_ws, customers, value):
+    response = save(token_client(owner), eu_ws, value, customers, key="general.note")
+    assert response.status_code == 201, response.json()

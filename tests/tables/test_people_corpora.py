@@ -1,0 +1,65 @@
+"""Issue 18: the people-and-records figures on both corpora, asserted (benchmarks/people_corpora.py
+measures; `make bench BENCH=bench_refusals` prints the same figures).
+
+* tuning: tests/data/people_corpus.json (generated here; the rules were tuned on it);
+* outside: tests/data/outside/people/ (built from presidio-evaluator's data and Faker locales the
+  detector's lists do not use; see its README). Never tuned on: the cases looked at to design a
+  rule were moved to tests/data/people_tuning_from_outside.jsonl (part of the tuning corpus):
+  the 32 false refusals that led to the "lone name word needs a person cue" rule, and a random
+  quarter of its other-people and benign notes, drawn before they were looked at, on which the
+  address and name-shape rules of the person detector were designed.
+
+Each note is checked as a save without a subject is (every table of the workspace): the issue's
+"without a subject" rule makes that the strictest reading of recall.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import people_corpora
+from tests.factories import ALL_DATABASES
+from workspaces.capabilities import actor_for
+
+pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
+
+
+def figures(corpus, owner, workspace):
+    people_corpora.load(corpus, actor=actor_for(owner, workspace))
+    measured = people_corpora.measure(corpus, workspace_id=workspace.id, using=workspace.db_alias)
+    print("\n" + "\n".join(measured.lines()))
+    for note in measured.missed[:20]:
+        print("  missed:", note["form"], "|", note["value"][:120])
+    for note in measured.false_refusals[:20]:
+        print("  false refusal:", note["label"], "|", note["value"][:120])
+    return measured
+
+
+def test_issue_18_outside_corpus_figures(owner, eu_ws):
+    """People/records (R-SAVE-3) on the outside set: the issue's targets, recall >= 99.5 % and
+    false refusals <= 0.5 % (measured on what is left after the moves: 99.65 %, 0 of 885). Other
+    people held (R-SAVE-3b): the issue's targets (held >= 95 %, false holds <= 2 %) are NOT met
+    by the person detector yet (benchmarks/RESULTS.md); the figures measured on what is left
+    (85.0 % held, 3.9 % false holds; 75.8 % and 10.0 % before the issue-18 rules) are asserted,
+    so that worse ones fail."""
+    measured = figures(people_corpora.outside_corpus(), owner, eu_ws)
+    assert measured.records_notes >= 3000 and measured.clean_notes >= 850
+    assert measured.recall >= 0.995
+    assert measured.false_refusal_rate <= 0.005
+    assert measured.other_notes >= 340 and measured.benign_notes >= 530
+    assert measured.other_held_rate >= 0.85
+    assert measured.false_hold_rate <= 0.04
+
+
+def test_issue_18_tuning_corpus_figures(owner, eu_ws):
+    """The tuning corpus: generated notes plus the cases moved from the outside set. Its table
+    holds the 23 outside people those cases name: their first names make 5 generated
+    other-people notes refused ("Thank Maria Morales …": a table person is Maria, and "thank"
+    says a person is meant), and 4 moved notes are refused too (2 of the 32, which the rule
+    they motivated does not clear, and 2 of the random quarter that name a tuning-table
+    person's name word after a cue), hence 17 of 1,592 (1.07 %; 8 of 1,258 before the move)."""
+    measured = figures(people_corpora.tuning_corpus(), owner, eu_ws)
+    assert measured.recall >= 0.995
+    assert measured.false_refusal_rate <= 0.011
+    assert measured.other_held_rate >= 0.95
+    assert measured.false_hold_rate <= 0.02
