@@ -29,7 +29,7 @@ import uuid
 from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import NamedTuple
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from django.db import DatabaseError, connections
@@ -47,6 +47,8 @@ SEARCH_CACHE_BYTES = int(os.environ.get("APPENDA_SEARCH_CACHE_BYTES", str(768 * 
 #: What a row of an index costs besides its vector and texts (Python objects, postings), measured
 #: with tracemalloc at 100,000 notes of benchmarks/bench_scale.py.
 ROW_OVERHEAD_BYTES = 600
+#: Per mask, the postings and BM25 parts of the query terms searched lately (``Visible.remember``).
+TERM_CACHE_BYTES = 48 * 1024 * 1024
 _READ_BATCH = 500
 _COLUMNS = ("scope", "key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
             "search_terms", "embedding")
@@ -56,14 +58,39 @@ def _column(name: str) -> str:
     return Note._meta.get_field(name).column
 
 
-class Visible(NamedTuple):
+class Visible:
     """The rows one search may rank: ``mask`` over every row, ``rows`` of them with a vector, how
-    many there are and their terms in all (BM25's average length)."""
+    many there are and their terms in all (BM25's average length). Kept per index version and
+    scopes, with what searches of it reuse: ``everything`` (``rows`` is every row: the cosines
+    need no gather), each row's position in ``rows`` (``position``), the rows without a vector,
+    and per query term its visible postings and BM25 parts (``memories.search.ranked``)."""
 
-    mask: np.ndarray
-    rows: np.ndarray
-    count: int
-    length: float
+    __slots__ = ("mask", "rows", "count", "length", "everything", "without_vector", "_position", "terms",
+                 "terms_bytes")
+
+    def __init__(self, mask: np.ndarray, rows: np.ndarray, count: int, length: float, without_vector: np.ndarray):
+        self.mask, self.rows, self.count, self.length = mask, rows, count, length
+        self.everything = len(rows) == len(mask)  # rows == arange(n): every row alive, visible, with a vector
+        self.without_vector = without_vector
+        self._position: np.ndarray | None = None
+        self.terms: dict = {}
+        self.terms_bytes = 0
+
+    def position(self) -> np.ndarray:
+        """Each row's position in ``rows`` (-1 for a row not in it)."""
+        if self._position is None:
+            self._position = np.full(len(self.mask), -1, dtype=np.int64)
+            self._position[self.rows] = np.arange(len(self.rows))
+        return self._position
+
+    def remember(self, key, value: tuple[np.ndarray, ...]):
+        """Keeps ``value`` (arrays of a query term) under ``key`` within ``TERM_CACHE_BYTES``."""
+        size = sum(a.nbytes for a in value if isinstance(a, np.ndarray)) + 200
+        while self.terms and self.terms_bytes + size > TERM_CACHE_BYTES:  # the oldest first
+            self.terms_bytes -= self.terms.pop(next(iter(self.terms)))[-1]
+        self.terms[key] = (*value, size)
+        self.terms_bytes += size
+        return value
 
 
 class WorkspaceIndex:
@@ -103,6 +130,8 @@ class WorkspaceIndex:
         self.dead = 0
         self.text_bytes = 0
         self._masks: OrderedDict = OrderedDict()
+        self._scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.scratch_nbytes = 0
 
     # ----------------------------------------------------------------- reading the database
 
@@ -181,22 +210,28 @@ class WorkspaceIndex:
         return snapshot.pack(arrays, codes, terms, self.version)
 
     def _from_snapshot(self, current: int, pruned_below: int) -> None:
-        """The workspace's kept index, if one is there and the changes since it are all known."""
+        """The workspace's kept index, if one is there and the changes since it are all known.
+        Read in parts: the float16 vectors of each part are widened into the matrix by another
+        thread while the next part is read (numpy and the driver's wait release the GIL)."""
+        widening = _Widening(self)
         try:
-            found = snapshot.read(self.alias, self.workspace_id)
+            found = snapshot.read_in_parts(self.alias, self.workspace_id,
+                                           lambda version: pruned_below <= version <= current, widening.part)
         except DatabaseError:
             logger.exception("The kept search index of workspace %s could not be read.", self.workspace_id)
-            return
-        if found is None or not pruned_below <= found[0] <= current:
-            return
-        unpacked = snapshot.unpack(found[1])
+            found = None
+        finally:
+            widened = widening.finish()
+        unpacked = snapshot.unpack(found[1]) if found is not None else None
         if unpacked is None:
+            self._clear(0)
             return
         arrays, codes, terms, version = unpacked
         n = len(arrays["ids"])
-        self._clear(n + 256)
+        if widened != n:  # not widened while reading (a payload of one part, say)
+            self._clear(n + 256)
+            self.matrix[:n] = arrays["vectors"]
         self.n = n
-        self.matrix[:n] = arrays["vectors"]
         for name in ("has_vector", "scope", "layer", "subject", "length"):
             getattr(self, name)[:n] = arrays[name]
         self.alive[:n] = True
@@ -204,7 +239,7 @@ class WorkspaceIndex:
         self.signals = [None] * n
         self.codes = {(kind, tuple(value) if isinstance(value, list) else value): code for kind, value, code in codes}
         self.base_terms = dict(zip(terms, range(len(terms))))
-        # Copies: the payload (its float16 vectors) is not kept alive by views of it.
+        # Copies: the payload is not kept alive by views of it.
         self.base_offsets, self.base_rows, self.base_counts = (np.array(arrays[name]) for name in
                                                                ("offsets", "rows", "counts"))
         self.version = version
@@ -336,14 +371,66 @@ class WorkspaceIndex:
         if subject:
             mask &= self.subject[:n] == self.codes.get(("subject", tuple(subject)), -1)
         found = self._masks[key] = Visible(mask, np.flatnonzero(mask & self.has_vector[:n]), int(mask.sum()),
-                                           float(self.length[:n][mask].sum()))
+                                           float(self.length[:n][mask].sum()),
+                                           np.flatnonzero(mask & ~self.has_vector[:n]))
         while len(self._masks) > 32:
             self._masks.popitem(last=False)
         return found
 
     def nbytes(self) -> int:
         return (self.matrix.nbytes + len(self.alive) * 29 + self.text_bytes + self.n * ROW_OVERHEAD_BYTES
-                + self.base_rows.nbytes + self.base_counts.nbytes + self.base_offsets.nbytes)
+                + self.base_rows.nbytes + self.base_counts.nbytes + self.base_offsets.nbytes
+                + self.scratch_nbytes + sum(visible.terms_bytes for visible in self._masks.values()))
+
+    def scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Buffers one search at a time uses (with ``lock`` held), a row each: cosines (float32),
+        BM25 scores (float64, left all zero) and which rows hold a query word (left all False)."""
+        n = self.n
+        if self._scratch is None or len(self._scratch[0]) < n:
+            capacity = len(self.alive)
+            self._scratch = (np.empty(capacity, dtype=np.float32), np.zeros(capacity, dtype=np.float64),
+                             np.zeros(capacity, dtype=bool))
+            self.scratch_nbytes = capacity * 13
+        return self._scratch
+
+
+class _Widening:
+    """Widens a snapshot's float16 vectors into an index's matrix as the parts of the snapshot
+    arrive (``snapshot.read_in_parts``), on one thread of its own; ``finish`` waits for it and
+    says how many rows were widened (all of them, or 0 when it could not start)."""
+
+    def __init__(self, index: WorkspaceIndex):
+        self.index = index
+        self.rows = self.done = 0
+        self.vectors_at = -1
+        self.pool: ThreadPoolExecutor | None = None
+        self.jobs: list = []
+
+    def part(self, payload: bytearray, end: int) -> None:
+        if self.vectors_at < 0:
+            head = snapshot.header_of(payload, end)
+            if head is None or head[0].get("format") != snapshot.FORMAT:
+                return
+            where = snapshot.layout(*head)
+            self.rows, self.vectors_at = where["vectors"][1][0], where["vectors"][2]
+            self.index._clear(self.rows + 256)
+            self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="appenda-snapshot")
+        ready = min(self.rows, max(0, end - self.vectors_at) // (2 * DIMS))
+        if ready > self.done:
+            self.jobs.append(self.pool.submit(self._widen, payload, self.done, ready))
+            self.done = ready
+
+    def _widen(self, payload: bytearray, start: int, stop: int) -> None:
+        half = np.frombuffer(payload, dtype="<f2", count=(stop - start) * DIMS, offset=self.vectors_at + start * 2 * DIMS)
+        self.index.matrix[start:stop] = half.reshape(stop - start, DIMS)
+
+    def finish(self) -> int:
+        if self.pool is None:
+            return 0
+        self.pool.shutdown(wait=True)
+        for job in self.jobs:
+            job.result()
+        return self.rows if self.done == self.rows else 0
 
 
 class Registry:

@@ -42,20 +42,30 @@ def _top(scores: np.ndarray, k: int) -> np.ndarray:
     return np.flatnonzero(scores >= kth)
 
 
+def _at_least(floor: float) -> np.float32:
+    """The least float32 that is >= ``floor``: ``sims >= _at_least(f)`` over float32 cosines is
+    ``float(sim) >= f`` for each (what ``hybrid.rank`` compares), without widening the array."""
+    found = np.float32(floor)
+    return found if float(found) >= floor else np.nextafter(found, np.float32(np.inf))
+
+
 class _Lexical:
-    """BM25 of the query over the readable rows and the extras (``fulltext.LexicalIndex``'s)."""
+    """BM25 of the query over the readable rows and the extras (``fulltext.LexicalIndex``'s):
+    ``rows``, the readable rows holding a query term (ascending), and their ``scores``.
+
+    Sparse: only the postings of the query's terms are read, each term's visible postings and
+    its BM25 part are kept on the mask (``Visible.remember``: same mask, term, weight and
+    statistics, same numbers), and summed in the index's scratch buffers, reset before return."""
 
     def __init__(self, index: WorkspaceIndex, visible: Visible, extras: list[Signals], query: str):
-        self.index, self.mask, self.extras = index, visible.mask, extras
-        self.scores = np.zeros(index.n, dtype=np.float64)
-        self.hit = np.zeros(index.n, dtype=bool)
+        self.index, self.visible, self.extras = index, visible, extras
+        self.rows, self.scores = _NO_ROWS, _NO_SCORES
         self.extra_scores = [0.0] * len(extras)
         count = visible.count + len(extras)
         if not count:
             return
         total = visible.length + sum(e.terms.length for e in extras)
         average = (total / count) or 1.0
-        self._visible: dict[str, tuple[np.ndarray, np.ndarray, list[int]]] = {}
         weights: dict[str, float] = {}
         for term in query_terms(query):
             if self._document_frequency(term):
@@ -64,29 +74,49 @@ class _Lexical:
             for other, discount in index.word_index().near(term, keep=self._known):
                 if discount > weights.get(other, 0.0):
                     weights[other] = discount
+        parts = []
         for term, weight in weights.items():
             rows, counts, extra_counts = self._postings(term)
             frequency = len(rows) + sum(1 for c in extra_counts if c)
             idf = weight * math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
             if len(rows):
-                norm = K1 * (1 - B + B * index.length[rows] / average)
-                self.scores[rows] += idf * counts * (K1 + 1) / (counts + norm)
-                self.hit[rows] = True
+                key = ("bm25", term, idf, average)
+                found = visible.terms.get(key)
+                if found is None:
+                    norm = K1 * (1 - B + B * index.length[rows] / average)
+                    found = visible.remember(key, (idf * counts * (K1 + 1) / (counts + norm),))
+                parts.append((rows, found[0]))
             for i, c in enumerate(extra_counts):
                 if c:
                     self.extra_scores[i] += idf * c * (K1 + 1) / (c + K1 * (1 - B + B * extras[i].terms.length / average))
+        if len(parts) == 1:
+            self.rows, self.scores = parts[0]
+        elif parts:
+            _, summed, hit = index.scratch()
+            try:
+                for rows, part in parts:  # in the order hybrid.rank adds them: the same sums
+                    summed[rows] += part
+                    hit[rows] = True
+                self.rows = np.flatnonzero(hit[:index.n])
+                self.scores = summed[self.rows]
+            finally:
+                for rows, _ in parts:
+                    summed[rows] = 0.0
+                    hit[rows] = False
 
     def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
-        found = self._visible.get(term)
+        """The visible rows holding ``term``, their counts, and its count in each extra."""
+        visible = self.visible
+        found = visible.terms.get(("postings", term))
         if found is None:
             posting = self.index.posting(term)
             if posting is None:
-                rows, counts = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+                rows, counts = _NO_ROWS, _NO_SCORES
             else:
-                keep = self.mask[posting[0]]
-                rows, counts = posting[0][keep], posting[1][keep]
-            found = self._visible[term] = (rows, counts, [e.terms.occurrences(term) for e in self.extras])
-        return found
+                keep = visible.mask[posting[0]]
+                rows, counts = (posting[0], posting[1]) if keep.all() else (posting[0][keep], posting[1][keep])
+            found = visible.remember(("postings", term), (rows, counts))
+        return found[0], found[1], [e.terms.occurrences(term) for e in self.extras]
 
     def _document_frequency(self, term: str) -> int:
         rows, _, extra_counts = self._postings(term)
@@ -96,10 +126,14 @@ class _Lexical:
         return self._document_frequency(word) > 0
 
 
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+_NO_SCORES = np.zeros(0, dtype=np.float64)
+
+
 def _lexical_only(index, lexical: _Lexical, extras: list[Signals], limit: int) -> list[tuple[Signals, float]]:
-    rows = np.flatnonzero(lexical.hit)
-    picked = rows[_top(lexical.scores[rows], limit)].tolist()
-    found = [(-float(lexical.scores[r]), signals) for r, signals in zip(picked, index.signals_at(picked))
+    best = _top(lexical.scores, limit)
+    picked = lexical.rows[best].tolist()
+    found = [(-float(score), signals) for score, signals in zip(lexical.scores[best].tolist(), index.signals_at(picked))
              if signals is not None]
     found += [(-score, e) for score, e in zip(lexical.extra_scores, extras) if score > 0]
     found.sort(key=lambda item: (item[0], item[1].key, item[1].id))
@@ -119,6 +153,17 @@ class Ranked:
     left_out: int
 
 
+def _cosines(index: WorkspaceIndex, visible: Visible, q: np.ndarray) -> np.ndarray:
+    """The cosine of each of ``visible.rows`` with ``q`` (float32; the index's scratch buffer
+    when the rows are every row: overwritten by the next search)."""
+    n, rows = index.n, visible.rows
+    if visible.everything:
+        return np.matmul(index.matrix[:n], q, out=index.scratch()[0][:n])
+    if len(rows) * 2 > n:
+        return np.matmul(index.matrix[:n], q, out=index.scratch()[0][:n])[rows]
+    return index.matrix[rows] @ q
+
+
 def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_vec: Future,
          extras: Sequence[ExtraCandidate] = (), min_score: float | None = None) -> Ranked:
     """The best ``limit`` notes of the visible rows and ``extras`` (call with ``index.lock`` held).
@@ -133,20 +178,27 @@ def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_
     q = query_vec.result()
     if q is None:
         found = _lexical_only(index, lexical, extra, limit)
-        kept = int(lexical.hit.sum()) + sum(1 for lv in lexical.extra_scores if lv > 0)
+        kept = len(lexical.rows) + sum(1 for lv in lexical.extra_scores if lv > 0)
         return Ranked(Ranking(found, LEXICAL), {s.id: None for s, _ in found}, {s.id: True for s, _ in found},
                       total, total - kept)
-    floor = np.float64(MIN_SIMILARITY if min_score is None else max(MIN_SIMILARITY, min_score))
-    n, rows = index.n, visible.rows
-    if len(rows) * 2 > n:
-        sims = (index.matrix[:n] @ q)[rows]
+    floor = MIN_SIMILARITY if min_score is None else max(MIN_SIMILARITY, min_score)
+    at_least = _at_least(floor)
+    rows = visible.rows
+    # The rows holding a query word: with a vector (their positions in ``rows``) and without.
+    if visible.everything:
+        hit_at, hit_lex = lexical.rows, lexical.scores
+        plain_rows, plain_lex = _NO_ROWS, _NO_SCORES
     else:
-        sims = index.matrix[rows] @ q
+        at = visible.position()[lexical.rows]
+        with_vector = at >= 0
+        hit_at, hit_lex = at[with_vector], lexical.scores[with_vector]
+        plain_rows, plain_lex = lexical.rows[~with_vector], lexical.scores[~with_vector]
+    sims = _cosines(index, visible, q) if len(rows) else np.zeros(0, dtype=np.float32)
     extra_sims = [float(e.vector @ q) if e.vector is not None else None for e in extra]
     values = [float(sims.min()), float(sims.max())] if len(rows) else []
     values += [s for s in extra_sims if s is not None]
     ws, wl = DEFAULT_WEIGHTS.semantic, DEFAULT_WEIGHTS.lexical
-    best = max([float(lexical.scores.max()) if n else 0.0, *lexical.extra_scores, 0.0])
+    best = max([float(lexical.scores.max()) if len(lexical.rows) else 0.0, *lexical.extra_scores, 0.0])
     lex_scale = wl / best if best > 0 else 0.0
     candidates: list[tuple] = []  # (-score, -semantic part, group, key, id, signals, cosine, by words)
     kept = 0
@@ -154,16 +206,18 @@ def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_
         lo, span = min(values), max(values) - min(values)
         flat = span <= 1e-12
         inv_span = 1.0 / span if not flat else 0.0
-        hit = lexical.hit[rows]
-        close = sims >= floor
-        kept += int(np.count_nonzero(hit | close))
+        hit_sims = sims[hit_at]
+        kept += int(np.count_nonzero(sims >= at_least)) + int(np.count_nonzero(hit_sims < at_least))
         # A note without a query word scores by its cosine alone: only the best ``limit`` of them
-        # can be returned. The notes with a word are scored each.
-        plain = np.flatnonzero(close & ~hit)
-        picked = np.concatenate([plain[_top(sims[plain], limit)], np.flatnonzero(hit)])
-        chosen = sims[picked].astype(np.float64)
+        # can be returned (the best of every cosine, those with a word set below any, then those
+        # below the floor dropped: the same notes). The notes with a word are scored each.
+        sims[hit_at] = -np.inf
+        top = _top(sims, limit)
+        plain_at = top[sims[top] >= at_least]
+        picked = np.concatenate([plain_at, hit_at])
+        chosen = np.concatenate([sims[plain_at], hit_sims]).astype(np.float64)
         part = np.ones(len(picked)) if flat else (chosen - lo) * inv_span
-        lex = lexical.scores[rows[picked]]
+        lex = np.concatenate([np.zeros(len(plain_at)), hit_lex])
         scores = ws * part + np.where(lex > 0, lex * lex_scale, 0.0)
         best_of = _top(scores, limit).tolist()
         for j, signals in zip(best_of, index.signals_at(rows[picked[best_of]].tolist())):
@@ -179,14 +233,12 @@ def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_
                 kept += 1
                 candidates.append((-(ws * sn + (lv * lex_scale if lv > 0 else 0.0)), -sn, 0, signals.key, signals.id,
                                    signals, s, lv > 0))
-    plain = np.flatnonzero(lexical.hit & ~index.has_vector[:n]) if values else np.flatnonzero(lexical.hit)
-    kept += len(plain)
-    picked = plain[_top(lexical.scores[plain], limit)].tolist()
-    for r, signals in zip(picked, index.signals_at(picked)):
+    kept += len(plain_rows)
+    best_of = _top(plain_lex, limit)
+    for score, signals in zip(plain_lex[best_of].tolist(), index.signals_at(plain_rows[best_of].tolist())):
         if signals is None:
             continue
-        candidates.append((-float(lexical.scores[r] * lex_scale), 0.0, 1, signals.key, signals.id, signals, None,
-                           True))
+        candidates.append((-float(score * lex_scale), 0.0, 1, signals.key, signals.id, signals, None, True))
     for signals, s, lv in zip(extra, extra_sims, lexical.extra_scores):
         if (s is None or not values) and lv > 0:
             kept += 1

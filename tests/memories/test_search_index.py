@@ -112,6 +112,23 @@ def test_the_index_ranks_as_hybrid_rank_and_only_the_turns_notes(search_model, o
         _same(_indexed(mine, query, 20), _hybrid(mine, query, 20))
 
 
+def test_a_turn_that_reads_every_note_ranks_as_hybrid_rank(search_model, owner, people):  # noqa: F811
+    """Every row visible and with a vector: the index ranks without gathering rows (its fast path)."""
+    workspace, _ = people
+    rng = random.Random(17)
+    notes = [_raw_note(workspace, "workspace", f"{rng.choice(WORDS)}.{rng.choice(WORDS)}{i % 5}",
+                       " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 10)))) for i in range(50)]
+    Note.objects.using(workspace.db_alias).bulk_create(notes)
+    source = _turn_source(actor_for(owner, workspace))
+    for query in QUERIES:
+        for limit in (1, 5, 100):
+            _same(_indexed(source, query, limit), _hybrid(source, query, limit))
+    held = index.INDEXES.get(workspace.db_alias, workspace.id)
+    assert held.mask(source._scopes, None, None).everything
+    # The scratch buffers are left clean: the same search twice gives the same scores.
+    assert _indexed(source, "weekly report churn", 10) == _indexed(source, "weekly report churn", 10)
+
+
 def test_without_the_model_the_index_ranks_by_words_as_hybrid(owner, people, monkeypatch):
     workspace, colleague = people
     monkeypatch.setattr(vectors, "get_embedder", lambda *args, **kwargs: None)
@@ -238,6 +255,7 @@ def test_the_vocabulary_finds_the_words_the_word_index_finds():
 def test_a_fresh_worker_loads_the_kept_index_and_the_changes_since(search_model, owner, people, monkeypatch):  # noqa: F811
     workspace, colleague = people
     monkeypatch.setattr(snapshot, "MIN_ROWS", 10)
+    monkeypatch.setattr(snapshot, "PART_BYTES", 1000)  # read in many parts, the header across several
     _fill(workspace, owner, colleague, random.Random(21), count=40)
     actor = actor_for(owner, workspace)
     source = _turn_source(actor)
@@ -248,8 +266,12 @@ def test_a_fresh_worker_loads_the_kept_index_and_the_changes_since(search_model,
                                                          state="active", trashed_at__isnull=True).first()
     Note.objects.using(workspace.db_alias).filter(id=note.id).update(pinned=True)  # a change after it was kept
     index.INDEXES.clear()  # a fresh worker
+    widened = []
+    widen = index._Widening._widen
+    monkeypatch.setattr(index._Widening, "_widen", lambda self, *args: (widened.append(args[1:]), widen(self, *args)))
     for query in QUERIES:
         _same(_indexed(source, query, 10), expected[query])
+    assert len(widened) > 1  # its vectors widened part by part, as the parts arrived
     fresh = index.INDEXES.get(workspace.db_alias, workspace.id)
     assert fresh.base_terms and fresh.dead == 1  # from the kept index, the changed note read again
     # A deleted note does not outlive its row in a kept index.
