@@ -67,9 +67,11 @@ timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)
 
-# Recycle workers now and then to contain slow leaks; jitter avoids all
-# workers restarting at once.
-max_requests = _int("GUNICORN_MAX_REQUESTS", 1000)
+# Recycle workers now and then to contain slow leaks; jitter avoids all workers restarting at
+# once. Not often: a new worker reloads the model and its workspaces' indexes (first searches up to
+# 1.3 s) and recycling drops a keep-alive POST or two. With caches bounded in bytes RSS grew about
+# 0.8 MB/min in a 10-minute save-heavy soak (benchmarks/bench_soak.py), so 10,000 requests is ample.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 10000)
 max_requests_jitter = max(max_requests // 10, 0)
 
 # Guard against oversized request lines / headers.

@@ -16,7 +16,7 @@ from the mask and their new state appended (a row is never rewritten, so the pos
 grow). When a quarter of the rows are dropped ones, the index is read again whole.
 
 Indexes are kept per worker within ``SEARCH_CACHE_BYTES`` (``APPENDA_SEARCH_CACHE_BYTES``,
-default 768 MiB), least recently searched forgotten first.
+default 256 MiB: one 100k-note workspace), least recently searched forgotten first.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from memories.search.hybrid import Signals, note_id_text, signals_of
 
 logger = logging.getLogger(__name__)
 
-SEARCH_CACHE_BYTES = int(os.environ.get("APPENDA_SEARCH_CACHE_BYTES", str(768 * 1024 * 1024)))
+SEARCH_CACHE_BYTES = int(os.environ.get("APPENDA_SEARCH_CACHE_BYTES", str(256 * 1024 * 1024)))
 #: What a row of an index costs besides its vector and texts (Python objects, postings), measured
 #: with tracemalloc at 100,000 notes of benchmarks/bench_scale.py.
 ROW_OVERHEAD_BYTES = 600
@@ -82,6 +82,12 @@ class Visible:
             self._position = np.full(len(self.mask), -1, dtype=np.int64)
             self._position[self.rows] = np.arange(len(self.rows))
         return self._position
+
+    @property
+    def nbytes(self) -> int:
+        """What this mask holds: its arrays and its terms' cache."""
+        arrays = (self.mask, self.rows, self.without_vector, self._position)
+        return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) + self.terms_bytes
 
     def remember(self, key, value: tuple[np.ndarray, ...]):
         """Keeps ``value`` (arrays of a query term) under ``key`` within ``TERM_CACHE_BYTES``."""
@@ -126,6 +132,7 @@ class WorkspaceIndex:
         self.base_counts = np.zeros(0, dtype=np.float32)
         self.postings: dict[str, tuple[array, array]] = {}
         self._posting_arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.posting_arrays_nbytes = 0  # kept as they come and go: nbytes() runs after each search
         self.words: Vocabulary | None = None
         self.dead = 0
         self.text_bytes = 0
@@ -310,7 +317,9 @@ class WorkspaceIndex:
                         self.words.add(term)
                 posting[0].append(position)
                 posting[1].append(terms.occurrences(term))
-                self._posting_arrays.pop(term, None)
+                dropped = self._posting_arrays.pop(term, None)
+                if dropped is not None:
+                    self.posting_arrays_nbytes -= dropped[0].nbytes + dropped[1].nbytes
         self._masks.clear()
 
     def _drop(self, note_id: str) -> None:
@@ -337,6 +346,7 @@ class WorkspaceIndex:
                 rows.append(np.array(lists[0], dtype=np.int64))
                 counts.append(np.array(lists[1], dtype=np.float64))
             found = self._posting_arrays[term] = (np.concatenate(rows), np.concatenate(counts))
+            self.posting_arrays_nbytes += found[0].nbytes + found[1].nbytes
         return found
 
     def signals_at(self, rows: Sequence[int]) -> list[Signals]:
@@ -380,7 +390,8 @@ class WorkspaceIndex:
     def nbytes(self) -> int:
         return (self.matrix.nbytes + len(self.alive) * 29 + self.text_bytes + self.n * ROW_OVERHEAD_BYTES
                 + self.base_rows.nbytes + self.base_counts.nbytes + self.base_offsets.nbytes
-                + self.scratch_nbytes + sum(visible.terms_bytes for visible in self._masks.values()))
+                + self.scratch_nbytes + sum(visible.nbytes for visible in self._masks.values())
+                + self.posting_arrays_nbytes)
 
     def scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Buffers one search at a time uses (with ``lock`` held), a row each: cosines (float32),

@@ -238,6 +238,22 @@ def test_indexes_are_bounded_in_bytes(search_model, owner, people):  # noqa: F81
     assert ranked.search(workspace.db_alias, uuid.uuid4(), ["workspace"], "x", 5).ranking.found == []
 
 
+def test_what_searches_cache_counts_against_the_budget(search_model, owner, people):  # noqa: F811
+    """Masks and per-term postings that searches keep are part of an index's bytes, so that
+    APPENDA_SEARCH_CACHE_BYTES bounds them too (bench_soak found them uncounted)."""
+    workspace, colleague = people
+    _fill(workspace, owner, colleague, random.Random(5), count=40)
+    for scopes in (["workspace"], ["workspace", f"user:{owner.pk}"], [f"user:{owner.pk}"]):
+        ranked.search(workspace.db_alias, workspace.id, scopes, "tone reply format deploy", 5)
+    found = index.INDEXES.get(workspace.db_alias, workspace.id)
+    postings = sum(rows.nbytes + counts.nbytes for rows, counts in found._posting_arrays.values())
+    assert postings > 0 and found.posting_arrays_nbytes == postings
+    masks = sum(visible.nbytes for visible in found._masks.values())
+    total = found.nbytes()
+    found._masks.clear()
+    assert masks > 0 and found.nbytes() == total - masks
+
+
 def test_the_vocabulary_finds_the_words_the_word_index_finds():
     rng = random.Random(4)
     letters = "abcdeéz1"
