@@ -19,6 +19,10 @@ BENCHMARKS = [
     ("Search ranking: lexical, semantic, hybrid on paraphrases", "benchmarks.bench_search_ranking"),
     ("Search service: memory_search over 1,000 readable notes, saves with the embedding",
      "benchmarks.bench_search_service"),
+    ("Search at scale: one workspace of 1k / 10k / 100k readable notes", "benchmarks.bench_scale"),
+    ("Search cut-off: calibrated on the paraphrase set", "benchmarks.bench_search_cutoff"),
+    ("Load and overload: runserver burst, gunicorn at 1x / 3x / 1x with the agent mix", "benchmarks.bench_load"),
+    ("Memory soak: worker RSS under save-heavy traffic on gunicorn", "benchmarks.bench_soak"),
 ]
 
 
