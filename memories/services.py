@@ -426,7 +426,14 @@ def active_note_hold(*, workspace, note: Note, reason: str, actor_user_id: int |
         scope=note.scope, key=note.key, state=Note.State.HELD, trashed_at__isnull=True
     ).exclude(id=note.id).exists():
         note.trashed_at = now
-    note.save(using=workspace.db_alias)
+    try:
+        with transaction.atomic(using=workspace.db_alias):  # a savepoint: a held save may win the race
+            note.save(using=workspace.db_alias)
+    except IntegrityError:
+        # A save of the same key was held between the check and this write: this note goes to
+        # the trash held instead, as if that save had come first.
+        note.trashed_at = now
+        note.save(using=workspace.db_alias)
     return change_set_record(workspace=workspace, action="hold", actor_user_id=actor_user_id,
                              changes=[(note, before, note_snapshot(note))], reason=hold_sentence(reason))
 

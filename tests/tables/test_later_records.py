@@ -103,6 +103,31 @@ def test_issue_18_a_held_note_of_the_same_key_keeps_its_place(owner, eu_ws, cust
     assert note(eu_ws, waiting.json()["id"]).trashed_at is None
 
 
+def test_issue_21_a_held_save_that_lands_during_the_recheck_is_no_500(owner, eu_ws, customers, monkeypatch):
+    """The re-check looks for a held note of the key, then writes: a held save of the same key
+    between the two (another request) must not turn the record add into a 500."""
+    from django.db.models.query import QuerySet
+
+    client = token_client(owner)
+    naming = saved_active(client, eu_ws, "ops.phone", NAMING)
+    real_exists, raced = QuerySet.exists, []
+
+    def exists_then_race(queryset):
+        seen = real_exists(queryset)
+        if queryset.model is Note and not raced and "held" in str(queryset.query) and "ops.phone" in str(queryset.query):
+            raced.append(True)  # another request's held save lands right after the check
+            racing = person_save(client, eu_ws, key="ops.phone", value="Ask Priya Raman for the new number.")
+            assert racing.json()["state"] == "held", racing.json()
+        return seen
+
+    monkeypatch.setattr(QuerySet, "exists", exists_then_race)
+    added = client.post(url(eu_ws, f"tables/{customers.id}/records/"),
+                        {"records": [{"name": "Kenji Sato", "phone": "020 7946 0958"}]}, format="json")
+    assert raced and added.status_code == 201, added.json()
+    moved = note(eu_ws, naming)
+    assert moved.state == Note.State.HELD and moved.trashed_at is not None
+
+
 @pytest.mark.parametrize("value", [
     "请联系王小明关于续约",  # Han letters with no spaces between words
     "Invoice for customer 00777 is late.",  # the id's number after a word that says it is an id
