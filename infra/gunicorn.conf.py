@@ -11,8 +11,8 @@ a hung dependency stay bounded (R-OPS-1, R-REGION-3):
   in the kernel's listen backlog, invisible without a proxy's ``X-Request-Start``: above
   capacity they let latency grow until clients time out (issue 21: 151 client timeouts at 3x).
   benchmarks/bench_load.py runs both models at 1x, 3x, 1x (figures in benchmarks/RESULTS.md):
-  gthread sheds with 503s and is back under 100 ms p95 within seconds; sync sheds nothing and
-  its backlog keeps p95 in seconds after the overload ends.
+  gthread sheds with 503s and recovers within seconds; sync sheds nothing and its backlog
+  keeps latency in seconds after the overload ends.
 * A request spends most of its time waiting on PostgreSQL with the GIL released, so threads
   overlap those waits; and a region that hangs holds at most ``APPENDA_REGION_BULKHEAD``
   threads of a worker (``appenda.db.bulkhead``), the others keep serving the other regions. A
@@ -68,8 +68,8 @@ graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)
 
 # Recycle workers now and then to contain slow leaks; jitter avoids all workers restarting at
-# once. Not often: a new worker reloads the model and its workspaces' indexes (first searches up to
-# 1.3 s) and recycling drops a keep-alive POST or two. With caches bounded in bytes RSS grew about
+# once. Not often: a new worker reloads the model and its workspaces' indexes (slow first
+# searches) and recycling drops a keep-alive POST or two. With caches bounded in bytes RSS grew about
 # 0.8 MB/min in a 10-minute save-heavy soak (benchmarks/bench_soak.py), so 10,000 requests is ample.
 max_requests = _int("GUNICORN_MAX_REQUESTS", 10000)
 max_requests_jitter = max(max_requests // 10, 0)

@@ -9,9 +9,8 @@ held, trashed, expired or invisible note is never a candidate, whatever its vect
 A turn's memory_search does not come through here row by row: its ``TurnNotes`` source ranks on
 the workspace's index (``memories.search.index`` / ``ranked``: the same ranking over arrays, kept
 current by a change marker). Measured before that index (benchmarks/bench_scale.py, one person
-reading 100,000 notes of a workspace): 528 / 889 ms p50 / p95 per search while the exact
-``matrix @ q`` over the same vectors took 5.5 ms. The cosine was never the cost: the revalidation
-below was (reading 100,000 (id, updated_at) rows, sorting them and hashing them into a cache
+reading 100,000 notes; figures in benchmarks/RESULTS.md), the cosine was never the cost: the
+revalidation below was (reading 100,000 (id, updated_at) rows, sorting them and hashing them into a cache
 key), and BM25 postings found by scanning every note per new query word.
 
 What still ranks here (the web list's ``QuerysetNotes``, ``search_cutoff``), with two caches per
