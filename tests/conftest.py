@@ -6,7 +6,15 @@ also run without Django settings.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
+
+
+@pytest.fixture
+def base_url(live_server) -> str:
+    """The live server's URL for real HTTP clients (the Python client, MCP hosts, the fuzzer's)."""
+    return f"http://127.0.0.1:{urlsplit(live_server.url).port}"
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import sys
 import uuid
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -40,11 +39,6 @@ SECRET = "AKIA" + "IOSFODNN7EXAMPLQ"  # split so that no scanner flags this file
 
 
 # --- a live server and its world ----------------------------------------------------------------
-
-@pytest.fixture
-def base_url(live_server) -> str:
-    return f"http://127.0.0.1:{urlsplit(live_server.url).port}"
-
 
 @pytest.fixture
 def world(transactional_db):

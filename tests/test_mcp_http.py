@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from urllib.parse import urlsplit
 
 import httpx
 import httpx2
@@ -22,11 +21,6 @@ SECRET = "AKIA" + "IOSFODNN7EXAMPLQ"  # split so that no scanner flags this file
 TOOLS = ["appenda_memory_save", "appenda_memory_search", "appenda_memory_undo", "appenda_report_read"]
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-
-
-@pytest.fixture
-def base_url(live_server) -> str:
-    return f"http://127.0.0.1:{urlsplit(live_server.url).port}"
 
 
 @pytest.fixture

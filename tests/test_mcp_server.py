@@ -9,7 +9,6 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -22,11 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 live = pytest.mark.django_db(transaction=True, databases=ALL_DATABASES)
 SECRET = "AKIA" + "IOSFODNN7EXAMPLQ"  # split so that no scanner flags this file
 TOOLS = ["appenda_memory_save", "appenda_memory_search", "appenda_memory_undo", "appenda_report_read"]
-
-
-@pytest.fixture
-def base_url(live_server) -> str:
-    return f"http://127.0.0.1:{urlsplit(live_server.url).port}"
 
 
 @pytest.fixture
