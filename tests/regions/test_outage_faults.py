@@ -31,7 +31,7 @@ from django.db import connection, connections
 from appenda.db.local import register_alias
 from appenda.db.router import REGION_APPS
 from appenda.settings.regions import _database_from_url
-from appenda.storage import store_for_region
+from appenda.storage import StorageUnavailable, store_for_region
 from infra.postgres import ThrowawayPostgres
 from memories.models import Export
 from tests.factories import ALL_DATABASES, make_workspace, token_client, url
@@ -203,6 +203,21 @@ def test_R_OPS_1_an_exhausted_pool_is_overloaded_not_a_region_outage(owner, eu_w
     assert client.get(url(eu_ws, "memories/")).status_code == 200
 
 
+def _until_it_takes_a_write(store, timeout: float = 30) -> None:
+    """A new SeaweedFS answers its first uploads slowly (it grows a volume), longer than the store's
+    read timeout: the test's export before the freeze must meet a server already settled."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            store.put("warm-up", b"ok")
+            store.delete("warm-up")
+            return
+        except StorageUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 @pytest.fixture
 def private_s3(settings):
     from infra.seaweedfs import ThrowawaySeaweed, ensure_bucket
@@ -214,6 +229,7 @@ def private_s3(settings):
         ensure_bucket(endpoint, config.bucket)
         settings.REGION_STORAGE = {**settings.REGION_STORAGE, "us": config}
         store_for_region.cache_clear()
+        _until_it_takes_a_write(store_for_region("us"))
         yield server
     finally:
         store_for_region.cache_clear()
