@@ -172,8 +172,10 @@ def fresh_worker(workspace_id, user_id, query: str) -> dict:
         "start = time.perf_counter()\n"
         f"recall.memory_search(actor=actor, turn_id=turn.id, query={query!r} + ' x', limit=10)\n"
         "second = time.perf_counter() - start\n"
+        "from memories.search import ann; start = time.perf_counter(); ann.BUILDER.wait()\n"
+        "graph = time.perf_counter() - start\n"
         "print(json.dumps({'first': first, 'second': second, 'rss_growth': rss_after - rss, 'rss': rss_after,"
-        " 'found': len(found['notes'])}))\n"
+        " 'found': len(found['notes']), 'graph': graph, 'graph_rss': _rss_mb() - rss_after}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=os.environ,
                           timeout=600)
@@ -200,7 +202,7 @@ def exact_floor(size: int, queries: list) -> tuple[float, float]:
 
 def measure(size: int, workspace_id, user_id, rng: random.Random) -> dict:
     from memories import recall, turns
-    from memories.search import vectors
+    from memories.search import ann, vectors
 
     actor = _actor(workspace_id, user_id)
     queries = [_sentence(rng, rng.randint(2, 5)) for _ in range(N_QUERIES)]
@@ -211,16 +213,32 @@ def measure(size: int, workspace_id, user_id, rng: random.Random) -> dict:
     turn = turns.turn_start(actor=actor)
     rss = _rss_mb()
     recall.memory_search(actor=actor, turn_id=turn.id, query=queries[0], limit=10)
+    ann.BUILDER.wait()  # a big workspace's graph: read beside the snapshot the first worker kept
     rss_growth = _rss_mb() - rss
     for q in queries[:10]:
         recall.memory_search(actor=actor, turn_id=turn.id, query=q, limit=10)
-    wall, cpu = [], []
+    wall, cpu, answers = [], [], []
     for q in queries:
         w, c, found = _clock(recall.memory_search, actor=actor, turn_id=turn.id, query=q, limit=10)
         wall.append(w)
         cpu.append(c)
+        answers.append([note["id"] for note in found["notes"]])
         if found["ranking"] != "hybrid":
             raise SystemExit(f"memory_search ranked {found['ranking']!r}: not the search users get.")
+    exact = None
+    if size >= ann.MIN_ROWS:  # the same searches with the graph off: time, and which notes
+        saved, ann.MIN_VISIBLE = ann.MIN_VISIBLE, 10**12
+        try:
+            exact_wall, exact_answers = [], []
+            for q in queries:
+                w, _, found = _clock(recall.memory_search, actor=actor, turn_id=turn.id, query=q, limit=10)
+                exact_wall.append(w)
+                exact_answers.append([note["id"] for note in found["notes"]])
+        finally:
+            ann.MIN_VISIBLE = saved
+        exact = {"search": _ms(exact_wall), "recall5": sum(
+            len(set(a[:5]) & set(e[:5])) / max(1, min(5, len(e))) for a, e in zip(answers, exact_answers))
+            / len(queries)}
     start_wall, start_cpu = [], []
     for _ in range(N_TURNS):
         w, c, _ = _clock(lambda: recall.turn_context(turn=turns.turn_start(actor=actor), workspace=actor.workspace))
@@ -235,9 +253,9 @@ def measure(size: int, workspace_id, user_id, rng: random.Random) -> dict:
         for q in queries[:50]:
             recall.memory_search(actor=actor, turn_id=turn.id, query=q, limit=10)
         profile.disable()
-        pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(18)
+        pstats.Stats(profile, stream=sys.stdout).sort_stats(os.environ.get("BENCH_SCALE_SORT", "tottime")).print_stats(30)
     floor = exact_floor(size, [vectors.query_vector(q) for q in queries[:100]])
-    return {"size": size, "search": _ms(wall), "search_cpu": _ms(cpu)[0], "turn": _ms(start_wall),
+    return {"size": size, "exact": exact, "search": _ms(wall), "search_cpu": _ms(cpu)[0], "turn": _ms(start_wall),
             "turn_cpu": _ms(start_cpu)[0], "floor": floor, "worker": worker, "first_worker": first_worker,
             "rss_growth": rss_growth}
 
@@ -262,6 +280,19 @@ def report(rows: list[dict], speed: float) -> str:
             f"| {w['first'] * 1000:.0f} ms ({w['second'] * 1000:.1f} ms) | {r['first_worker']['first'] * 1000:.0f} ms "
             f"| {w['rss_growth']:.0f} MB "
             f"(this process: {r['rss_growth']:.0f} MB) |")
+    from memories.search import ann
+
+    graphed = [r for r in rows if r["exact"]]
+    if graphed:
+        lines += ["", f"From {ann.MIN_ROWS:,} notes up (ann.MIN_ROWS) a search asks the workspace's ANN graph (memories.search.ann); "
+                  "the same 200 searches with the graph off, and how many of their best 5 notes the graph's answers share:",
+                  "", "| readable notes | search with the graph p50 / p95 | exact p50 / p95 | recall@5 of the answers "
+                  "| graph built by the first worker | graph read by a fresh worker (its RSS) |", "|---|---|---|---|---|---|"]
+        for r in graphed:
+            lines.append(f"| {r['size']:,} | {r['search'][0]:.1f} / {r['search'][1]:.1f} ms | {r['exact']['search'][0]:.1f} / "
+                         f"{r['exact']['search'][1]:.1f} ms | {r['exact']['recall5']:.3f} | "
+                         f"{r['first_worker']['graph']:.1f} s after its searches | {r['worker']['graph']:.2f} s "
+                         f"(+{r['worker']['graph_rss']:.0f} MB) |")
     big = max(rows, key=lambda r: r["size"])
     lines += [
         "",
@@ -271,6 +302,42 @@ def report(rows: list[dict], speed: float) -> str:
         f"≤ 0.5 s — {'met' if big['worker']['first'] <= 0.5 else 'NOT met'}.",
     ]
     return "\n".join(lines)
+
+
+def ann_recall_on_paraphrases() -> str:
+    """Recall@5 of the graph against exact cosine on real notes, none a copy of another: the
+    paraphrase set's notes and queries (benchmarks/data), every note visible and a random third."""
+    import numpy as np
+
+    from memories.search import ann, vectors
+    from memories.search.embedding import vector_from_bytes
+
+    data = Path(__file__).resolve().parent / "data"
+    pairs = {(n["key"], n["value"]) for n in map(json.loads, (data / "paraphrase_notes.jsonl").read_text().splitlines())}
+    notes = [{"key": key, "value": value} for key, value in sorted(pairs)]  # no two notes alike
+    queries = [json.loads(line)["query"] for line in (data / "paraphrase_queries.jsonl").read_text().splitlines()]
+    matrix = np.stack([vector_from_bytes(vectors.embedding_for(n["key"], n["value"])) for n in notes])
+    start = time.perf_counter()
+    graph = ann.Graph.build(matrix, len(matrix))
+    built = time.perf_counter() - start
+    rng = np.random.default_rng(5)
+    parts = []
+    for name, allowed in (("every note visible", np.ones(len(matrix), dtype=bool)),
+                          ("a random third visible", rng.random(len(matrix)) < 1 / 3)):
+        bits, rows = ann.bitmap(allowed), np.flatnonzero(allowed)
+        shared, times = 0.0, []
+        for query in queries:
+            q = vectors.query_vector(query)
+            fifth = np.sort(matrix[rows] @ q)[-5]  # a note tied with the 5th counts as found
+            t = time.perf_counter()
+            proposed = graph.search(q, bits, ann.PROPOSED)
+            times.append(time.perf_counter() - t)
+            best = np.sort(matrix[proposed] @ q)[-5:]
+            shared += float(np.count_nonzero(best >= fifth)) / 5
+        parts.append(f"{name}: recall@5 {shared / len(queries):.3f}, graph search p50 / p95 "
+                     f"{percentile([t * 1000 for t in times], 50):.2f} / {percentile([t * 1000 for t in times], 95):.2f} ms")
+    return (f"ANN against exact cosine on {len(notes):,} real notes (the paraphrase set's distinct notes), "
+            f"{len(queries):,} queries, graph built in {built:.1f} s: " + "; ".join(parts) + ".")
 
 
 def main() -> str:
@@ -291,7 +358,7 @@ def main() -> str:
         print(f"  {size:,}: search {r['search'][0]:.1f}/{r['search'][1]:.1f} ms, turn {r['turn'][0]:.1f}/"
               f"{r['turn'][1]:.1f} ms, floor {r['floor'][0]:.2f} ms, fresh worker {r['worker']['first']:.2f} s",
               flush=True)
-    text = report(rows, speed)
+    text = report(rows, speed) + "\n" + ann_recall_on_paraphrases()
     print(text, flush=True)
     return text
 

@@ -42,5 +42,7 @@ def logging_config(*, level: str = "INFO", fmt: str = "json") -> dict:
             # The job runner's own lines (a task starting, finishing): appenda.jobs logs each run once.
             "django_tasks_db": {"level": "WARNING"},
             "django_tasks": {"level": "WARNING"},
+            # faiss says which CPU build it tried and loaded: eight lines per process, none to act on.
+            "faiss.loader": {"level": "WARNING"},
         },
     }

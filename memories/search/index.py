@@ -10,13 +10,17 @@ the trash, whatever its scope:
   and the words for prefix and typo matching, so BM25 reads the postings of the query's terms
   only (``memories.search.ranked`` scores them over the mask).
 
+From ``ann.MIN_ROWS`` notes on it also has an ANN graph of its rows (``memories.search.ann``),
+which searches ask instead of comparing every row.
+
 It is kept current by the workspace's change marker (``memories.search.marker``): a search reads
 one version row; when it moved, the notes changed since are read by id, their old rows dropped
 from the mask and their new state appended (a row is never rewritten, so the postings only
 grow). When a quarter of the rows are dropped ones, the index is read again whole.
 
 Indexes are kept per worker within ``SEARCH_CACHE_BYTES`` (``APPENDA_SEARCH_CACHE_BYTES``,
-default 256 MiB: one 100k-note workspace), least recently searched forgotten first.
+default 384 MiB: one 100k-note workspace with its ANN graph, ``memories.search.ann``), least
+recently searched forgotten first.
 """
 
 from __future__ import annotations
@@ -29,26 +33,24 @@ import uuid
 from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from django.db import DatabaseError, connections
 
 from appenda.db.fast import execute, fast_cursor
 from memories.models import Note
-from memories.search import marker, snapshot
+from memories.search import ann, marker, snapshot
 from memories.search.embedding import DIMS
 from memories.search.fulltext import Vocabulary
 from memories.search.hybrid import Signals, note_id_text, signals_of
+from memories.search.visible import Visible
 
 logger = logging.getLogger(__name__)
 
-SEARCH_CACHE_BYTES = int(os.environ.get("APPENDA_SEARCH_CACHE_BYTES", str(256 * 1024 * 1024)))
+SEARCH_CACHE_BYTES = int(os.environ.get("APPENDA_SEARCH_CACHE_BYTES", str(384 * 1024 * 1024)))
 #: What a row of an index costs besides its vector and texts (Python objects, postings), measured
 #: with tracemalloc at 100,000 notes of benchmarks/bench_scale.py.
 ROW_OVERHEAD_BYTES = 600
-#: Per mask, the postings and BM25 parts of the query terms searched lately (``Visible.remember``).
-TERM_CACHE_BYTES = 48 * 1024 * 1024
 _READ_BATCH = 500
 _COLUMNS = ("scope", "key", "value", "layer", "pinned", "subject_kind", "subject_id", "search_text",
             "search_terms", "embedding")
@@ -58,47 +60,6 @@ def _column(name: str) -> str:
     return Note._meta.get_field(name).column
 
 
-class Visible:
-    """The rows one search may rank: ``mask`` over every row, ``rows`` of them with a vector, how
-    many there are and their terms in all (BM25's average length). Kept per index version and
-    scopes, with what searches of it reuse: ``everything`` (``rows`` is every row: the cosines
-    need no gather), each row's position in ``rows`` (``position``), the rows without a vector,
-    and per query term its visible postings and BM25 parts (``memories.search.ranked``)."""
-
-    __slots__ = ("mask", "rows", "count", "length", "everything", "without_vector", "_position", "terms",
-                 "terms_bytes")
-
-    def __init__(self, mask: np.ndarray, rows: np.ndarray, count: int, length: float, without_vector: np.ndarray):
-        self.mask, self.rows, self.count, self.length = mask, rows, count, length
-        self.everything = len(rows) == len(mask)  # rows == arange(n): every row alive, visible, with a vector
-        self.without_vector = without_vector
-        self._position: np.ndarray | None = None
-        self.terms: dict = {}
-        self.terms_bytes = 0
-
-    def position(self) -> np.ndarray:
-        """Each row's position in ``rows`` (-1 for a row not in it)."""
-        if self._position is None:
-            self._position = np.full(len(self.mask), -1, dtype=np.int64)
-            self._position[self.rows] = np.arange(len(self.rows))
-        return self._position
-
-    @property
-    def nbytes(self) -> int:
-        """What this mask holds: its arrays and its terms' cache."""
-        arrays = (self.mask, self.rows, self.without_vector, self._position)
-        return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) + self.terms_bytes
-
-    def remember(self, key, value: tuple[np.ndarray, ...]):
-        """Keeps ``value`` (arrays of a query term) under ``key`` within ``TERM_CACHE_BYTES``."""
-        size = sum(a.nbytes for a in value if isinstance(a, np.ndarray)) + 200
-        while self.terms and self.terms_bytes + size > TERM_CACHE_BYTES:  # the oldest first
-            self.terms_bytes -= self.terms.pop(next(iter(self.terms)))[-1]
-        self.terms[key] = (*value, size)
-        self.terms_bytes += size
-        return value
-
-
 class WorkspaceIndex:
     """The active notes of one workspace, searchable by mask (see the module's docstring)."""
 
@@ -106,10 +67,16 @@ class WorkspaceIndex:
         self.alias, self.workspace_id = alias, workspace_id
         self.lock = threading.Lock()
         self.version = -1
+        self.generation = 0
         self._clear(0)
 
     def _clear(self, capacity: int) -> None:
         self.n = 0
+        # The ANN graph numbers these rows: a new set of rows is a new generation, and its graph
+        # is built (or read) again (``ann_graph``). ``kept`` is the snapshot row's (version, rows).
+        self.generation += 1
+        self.graph: ann.Graph | None = None
+        self.kept: tuple[int, int] | None = None
         self.matrix = np.empty((capacity, DIMS), dtype=np.float32)
         self.has_vector = np.zeros(capacity, dtype=bool)
         self.alive = np.zeros(capacity, dtype=bool)
@@ -194,6 +161,7 @@ class WorkspaceIndex:
         if self.n >= snapshot.MIN_ROWS:
             try:
                 snapshot.write(self.alias, self.workspace_id, current, self._pack())
+                self.kept = (current, self.n)
             except DatabaseError:  # the next fresh worker reads the notes instead
                 logger.exception("The search index of workspace %s could not be kept.", self.workspace_id)
 
@@ -220,7 +188,7 @@ class WorkspaceIndex:
         """The workspace's kept index, if one is there and the changes since it are all known.
         Read in parts: the float16 vectors of each part are widened into the matrix by another
         thread while the next part is read (numpy and the driver's wait release the GIL)."""
-        widening = _Widening(self)
+        widening = snapshot.Widening(self)
         try:
             found = snapshot.read_in_parts(self.alias, self.workspace_id,
                                            lambda version: pruned_below <= version <= current, widening.part)
@@ -250,6 +218,7 @@ class WorkspaceIndex:
         self.base_offsets, self.base_rows, self.base_counts = (np.array(arrays[name]) for name in
                                                                ("offsets", "rows", "counts"))
         self.version = version
+        self.kept = (version, n)
 
     # ---------------------------------------------------------------------- rows and postings
 
@@ -362,6 +331,19 @@ class WorkspaceIndex:
                 self.signals[r] = read.get(self.note_id(r))
         return [self.signals[r] for r in rows]
 
+    def ann_graph(self) -> ann.Graph | None:
+        """The ANN graph of these rows when it is ready, extended by a few of the rows appended
+        since, else None (call with ``lock`` held)."""
+        if self.graph is not None:
+            self.graph.extend(self.matrix, min(self.n, self.graph.rows + ann.EXTEND_PER_SEARCH))
+        return self.graph
+
+    def graph_ready(self, generation: int, graph: ann.Graph) -> None:
+        """Takes the graph the ANN thread made of generation ``generation``'s rows."""
+        with self.lock:
+            if generation == self.generation:
+                self.graph = graph
+
     def word_index(self) -> Vocabulary:
         if self.words is None:  # built by the first query with a word no readable note holds
             self.words = Vocabulary(itertools.chain(self.base_terms, self.postings))
@@ -391,7 +373,7 @@ class WorkspaceIndex:
         return (self.matrix.nbytes + len(self.alive) * 29 + self.text_bytes + self.n * ROW_OVERHEAD_BYTES
                 + self.base_rows.nbytes + self.base_counts.nbytes + self.base_offsets.nbytes
                 + self.scratch_nbytes + sum(visible.nbytes for visible in self._masks.values())
-                + self.posting_arrays_nbytes)
+                + self.posting_arrays_nbytes + (self.graph.nbytes if self.graph is not None else 0))
 
     def scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Buffers one search at a time uses (with ``lock`` held), a row each: cosines (float32),
@@ -403,45 +385,6 @@ class WorkspaceIndex:
                              np.zeros(capacity, dtype=bool))
             self.scratch_nbytes = capacity * 13
         return self._scratch
-
-
-class _Widening:
-    """Widens a snapshot's float16 vectors into an index's matrix as the parts of the snapshot
-    arrive (``snapshot.read_in_parts``), on one thread of its own; ``finish`` waits for it and
-    says how many rows were widened (all of them, or 0 when it could not start)."""
-
-    def __init__(self, index: WorkspaceIndex):
-        self.index = index
-        self.rows = self.done = 0
-        self.vectors_at = -1
-        self.pool: ThreadPoolExecutor | None = None
-        self.jobs: list = []
-
-    def part(self, payload: bytearray, end: int) -> None:
-        if self.vectors_at < 0:
-            head = snapshot.header_of(payload, end)
-            if head is None or head[0].get("format") != snapshot.FORMAT:
-                return
-            where = snapshot.layout(*head)
-            self.rows, self.vectors_at = where["vectors"][1][0], where["vectors"][2]
-            self.index._clear(self.rows + 256)
-            self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="appenda-snapshot")
-        ready = min(self.rows, max(0, end - self.vectors_at) // (2 * DIMS))
-        if ready > self.done:
-            self.jobs.append(self.pool.submit(self._widen, payload, self.done, ready))
-            self.done = ready
-
-    def _widen(self, payload: bytearray, start: int, stop: int) -> None:
-        half = np.frombuffer(payload, dtype="<f2", count=(stop - start) * DIMS, offset=self.vectors_at + start * 2 * DIMS)
-        self.index.matrix[start:stop] = half.reshape(stop - start, DIMS)
-
-    def finish(self) -> int:
-        if self.pool is None:
-            return 0
-        self.pool.shutdown(wait=True)
-        for job in self.jobs:
-            job.result()
-        return self.rows if self.done == self.rows else 0
 
 
 class Registry:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memories.search import vectors
+from memories.search import ann, vectors
 from memories.search.fulltext import K1, B, query_terms
 from memories.search.fusion import DEFAULT_WEIGHTS
 from memories.search.hybrid import (
@@ -31,7 +31,8 @@ from memories.search.hybrid import (
     Signals,
     extra_signals,
 )
-from memories.search.index import INDEXES, Visible, WorkspaceIndex
+from memories.search.index import INDEXES, WorkspaceIndex
+from memories.search.visible import Visible
 
 
 def _top(scores: np.ndarray, k: int) -> np.ndarray:
@@ -164,6 +165,126 @@ def _cosines(index: WorkspaceIndex, visible: Visible, q: np.ndarray) -> np.ndarr
     return index.matrix[rows] @ q
 
 
+@dataclass(frozen=True)
+class _Semantic:
+    """What the ranking needs of the visible notes' cosines: the least and the greatest (the
+    normalisation), how many notes are kept (a cosine at least the floor, or a query word), the
+    best ``limit`` notes without a query word at or above the floor (positions in
+    ``visible.rows``, and their cosines), and the notes with a query word that may rank (their
+    positions, BM25 scores and cosines: every one of them, but for the graph's search)."""
+
+    lo: float
+    hi: float
+    kept: int
+    plain_at: np.ndarray
+    plain_sims: np.ndarray
+    hit_at: np.ndarray
+    hit_lex: np.ndarray
+    hit_sims: np.ndarray
+
+
+def _semantic(index: WorkspaceIndex, visible: Visible, q: np.ndarray, hit_at: np.ndarray, hit_lex: np.ndarray,
+              lex_scale: float, at_least, limit: int) -> _Semantic:
+    rows = visible.rows
+    if len(rows) >= ann.MIN_VISIBLE and len(rows) >= ann.MIN_VISIBLE_SHARE * index.n:
+        graph = index.ann_graph()
+        if graph is not None:
+            return _semantic_ann(index, visible, graph, q, hit_at, hit_lex, lex_scale, at_least, limit)
+    sims = _cosines(index, visible, q)
+    hit_sims = sims[hit_at]
+    lo, hi = float(sims.min()), float(sims.max())
+    kept = int(np.count_nonzero(sims >= at_least)) + int(np.count_nonzero(hit_sims < at_least))
+    # A note without a query word scores by its cosine alone: only the best ``limit`` of them can
+    # be returned (the best of every cosine, those with a word set below any, then those below the
+    # floor dropped: the same notes). The notes with a word are scored each.
+    sims[hit_at] = -np.inf
+    top = _top(sims, limit)
+    plain_at = top[sims[top] >= at_least]
+    return _Semantic(lo, hi, kept, plain_at, sims[plain_at], hit_at, hit_lex, hit_sims)
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``sorted_set`` (ascending): a search per value, cheaper
+    than ``np.isin`` when the set is large and the values few."""
+    if not len(sorted_set):
+        return np.zeros(len(values), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[at] == values
+
+
+def _sample(index: WorkspaceIndex, visible: Visible) -> tuple[np.ndarray, np.ndarray]:
+    """``ann.SAMPLE`` evenly spaced readable rows (positions in ``visible.rows``) and their vectors
+    in one block, kept on the mask: a gather of them would cost more than their product."""
+    found = visible.terms.get(("ann-sample",))
+    if found is None:
+        rows = visible.rows
+        sample_at = np.arange(0, len(rows), max(1, len(rows) // ann.SAMPLE))
+        found = visible.remember(("ann-sample",), (sample_at, np.ascontiguousarray(index.matrix[rows[sample_at]])))
+    return found[0], found[1]
+
+
+def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: np.ndarray, hit_at: np.ndarray,
+                  hit_lex: np.ndarray, lex_scale: float, at_least, limit: int) -> _Semantic:
+    """``_semantic`` from the graph (``memories.search.ann``), every cosine exact:
+
+    * the notes the graph proposes nearest to ``q`` and to ``-q`` (the least cosine), and the
+      rows it does not hold yet; the best of those without a query word;
+    * the notes with a query word whose BM25 part can reach the ``limit``-th best score of those
+      (a note the graph did not propose has a cosine below the last one it proposed);
+    * the count of notes kept: those with a query word, and those without above the floor,
+      counted when the proposed notes reach below the floor, else estimated from a sample."""
+    rows, matrix = visible.rows, index.matrix
+    covered = graph.rows
+    allowed = visible.mask[:covered] & index.has_vector[:covered]
+    k = max(ann.PROPOSED, limit)
+    bits = ann.bitmap(allowed)
+    near = graph.search(q, bits, k)
+    far = graph.search(-q, bits, 8, ann.EF_FARTHEST)
+    position = visible.position()
+    tail_at = np.arange(int(np.searchsorted(rows, covered)), len(rows))
+    seen_at = np.unique(np.concatenate([position[near], position[far], tail_at]))
+    seen_sims = matrix[rows[seen_at]] @ q
+    near_sims = matrix[near] @ q if len(near) else seen_sims[:0]
+    lo, hi = float(seen_sims.min()), float(seen_sims.max())
+    flat = hi - lo <= 1e-12
+    inv_span = 0.0 if flat else 1.0 / (hi - lo)
+    ws = DEFAULT_WEIGHTS.semantic
+
+    plain = ~_member(seen_at, hit_at)
+    plain_at, plain_sims = seen_at[plain], seen_sims[plain]
+    top = _top(plain_sims, limit)
+    top = top[plain_sims[top] >= at_least]
+    plain_at, plain_sims = plain_at[top], plain_sims[top]
+
+    # Notes with a query word: those seen, and those whose BM25 part could still lift them above
+    # the ``limit``-th best score seen (hit_at is ascending, as the rows are).
+    seen_hits = np.searchsorted(hit_at, seen_at[~plain])
+    seen_hit_sims = seen_sims[~plain]
+
+    def part(sims: np.ndarray) -> np.ndarray:
+        return np.ones(len(sims)) if flat else (sims.astype(np.float64) - lo) * inv_span
+
+    scores = np.concatenate([ws * part(plain_sims), ws * part(seen_hit_sims) + hit_lex[seen_hits] * lex_scale])
+    kth = float(np.partition(scores, len(scores) - limit)[len(scores) - limit]) if len(scores) >= limit else -np.inf
+    unseen_cap = float(near_sims.min()) if len(near) == k else lo
+    cap_part = ws * (1.0 if flat else max(0.0, (unseen_cap - lo) * inv_span))
+    may_rank = hit_lex * lex_scale >= kth - cap_part
+    may_rank[seen_hits] = False
+    more = np.flatnonzero(may_rank)
+    chosen_hits = np.concatenate([seen_hits, more]).astype(np.int64)
+    hit_sims = np.concatenate([seen_hit_sims, matrix[rows[hit_at[more]]] @ q if len(more) else seen_hit_sims[:0]])
+
+    if len(near) < k or (len(near_sims) and float(near_sims.min()) < at_least):
+        above = int(np.count_nonzero(seen_sims[plain] >= at_least))
+    else:
+        sample_at, block = _sample(index, visible)
+        without_word = ~_member(sample_at, hit_at)
+        share = float(np.count_nonzero((block @ q >= at_least) & without_word)) / max(1, int(without_word.sum()))
+        above = round(share * (len(rows) - len(hit_at)))
+    return _Semantic(lo, hi, above + len(hit_at), plain_at, plain_sims, hit_at[chosen_hits], hit_lex[chosen_hits],
+                     hit_sims)
+
+
 def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_vec: Future,
          extras: Sequence[ExtraCandidate] = (), min_score: float | None = None) -> Ranked:
     """The best ``limit`` notes of the visible rows and ``extras`` (call with ``index.lock`` held).
@@ -193,29 +314,27 @@ def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_
         with_vector = at >= 0
         hit_at, hit_lex = at[with_vector], lexical.scores[with_vector]
         plain_rows, plain_lex = lexical.rows[~with_vector], lexical.scores[~with_vector]
-    sims = _cosines(index, visible, q) if len(rows) else np.zeros(0, dtype=np.float32)
-    extra_sims = [float(e.vector @ q) if e.vector is not None else None for e in extra]
-    values = [float(sims.min()), float(sims.max())] if len(rows) else []
-    values += [s for s in extra_sims if s is not None]
     ws, wl = DEFAULT_WEIGHTS.semantic, DEFAULT_WEIGHTS.lexical
     best = max([float(lexical.scores.max()) if len(lexical.rows) else 0.0, *lexical.extra_scores, 0.0])
     lex_scale = wl / best if best > 0 else 0.0
+    semantic = _semantic(index, visible, q, hit_at, hit_lex, lex_scale, at_least, limit) if len(rows) else None
+    extra_sims = [float(e.vector @ q) if e.vector is not None else None for e in extra]
+    values = [semantic.lo, semantic.hi] if semantic is not None else []
+    values += [s for s in extra_sims if s is not None]
     candidates: list[tuple] = []  # (-score, -semantic part, group, key, id, signals, cosine, by words)
     kept = 0
     if values:
         lo, span = min(values), max(values) - min(values)
         flat = span <= 1e-12
         inv_span = 1.0 / span if not flat else 0.0
-        hit_sims = sims[hit_at]
-        kept += int(np.count_nonzero(sims >= at_least)) + int(np.count_nonzero(hit_sims < at_least))
-        # A note without a query word scores by its cosine alone: only the best ``limit`` of them
-        # can be returned (the best of every cosine, those with a word set below any, then those
-        # below the floor dropped: the same notes). The notes with a word are scored each.
-        sims[hit_at] = -np.inf
-        top = _top(sims, limit)
-        plain_at = top[sims[top] >= at_least]
+        if semantic is not None:
+            hit_at, hit_lex, hit_sims, plain_at = semantic.hit_at, semantic.hit_lex, semantic.hit_sims, semantic.plain_at
+            kept += semantic.kept
+            plain_sims = semantic.plain_sims
+        else:  # only the extras have a vector
+            hit_sims, plain_at, plain_sims = np.zeros(0, dtype=np.float32), _NO_ROWS, np.zeros(0, dtype=np.float32)
         picked = np.concatenate([plain_at, hit_at])
-        chosen = np.concatenate([sims[plain_at], hit_sims]).astype(np.float64)
+        chosen = np.concatenate([plain_sims, hit_sims]).astype(np.float64)
         part = np.ones(len(picked)) if flat else (chosen - lo) * inv_span
         lex = np.concatenate([np.zeros(len(plain_at)), hit_lex])
         scores = ws * part + np.where(lex > 0, lex * lex_scale, 0.0)
@@ -260,5 +379,6 @@ def search(alias: str, workspace_id, scopes: Sequence[str], query: str, limit: i
     with index.lock:
         index.refresh()
         found = rank(index, index.mask(scopes, layer, subject), query, limit, query_vec, extras, min_score)
+        ann.request_graph(index)
     INDEXES.fit(index)
     return found

@@ -23,12 +23,14 @@ from __future__ import annotations
 import json
 import struct
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from django.db import connections
 
 from appenda.db.fast import execute, fast_cursor
 from memories.search import marker
+from memories.search.embedding import DIMS
 
 FORMAT = 1
 #: Below this many notes a fresh worker reads the notes themselves: as fast, and nothing to keep.
@@ -133,6 +135,67 @@ def write(alias: str, workspace_id, version: int, payload: bytes) -> None:
     with fast_cursor(connection) as cursor:
         execute(cursor, connection,
                 "INSERT INTO memories_search_snapshot (workspace_id, version, payload) VALUES (%s, %s, %s) "
-                "ON CONFLICT (workspace_id) DO UPDATE SET version = excluded.version, payload = excluded.payload "
+                "ON CONFLICT (workspace_id) DO UPDATE SET version = excluded.version, payload = excluded.payload, "
+                "graph = NULL "
                 "WHERE memories_search_snapshot.version < excluded.version",
                 [marker.workspace_param(alias, workspace_id), version, payload])
+
+
+def write_graph(alias: str, workspace_id, version: int, graph: bytes) -> bool:
+    """Keeps ``graph`` (``memories.search.ann``) beside the snapshot of ``version``, whose rows it
+    numbers; False when that snapshot is gone or was replaced."""
+    connection = connections[alias]
+    with fast_cursor(connection) as cursor:
+        execute(cursor, connection, "UPDATE memories_search_snapshot SET graph = %s WHERE workspace_id = %s "
+                "AND version = %s", [graph, marker.workspace_param(alias, workspace_id), version])
+        return cursor.rowcount == 1
+
+
+def read_graph(alias: str, workspace_id, version: int):
+    """The graph kept beside the snapshot of ``version``, or None."""
+    connection = connections[alias]
+    with fast_cursor(connection) as cursor:
+        execute(cursor, connection, "SELECT graph FROM memories_search_snapshot WHERE workspace_id = %s "
+                "AND version = %s AND graph IS NOT NULL", [marker.workspace_param(alias, workspace_id), version],
+                binary=True)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+class Widening:
+    """Widens a snapshot's float16 vectors into an index's matrix as the parts of the snapshot
+    arrive (``snapshot.read_in_parts``), on one thread of its own; ``finish`` waits for it and
+    says how many rows were widened (all of them, or 0 when it could not start)."""
+
+    def __init__(self, index):
+        self.index = index
+        self.rows = self.done = 0
+        self.vectors_at = -1
+        self.pool: ThreadPoolExecutor | None = None
+        self.jobs: list = []
+
+    def part(self, payload: bytearray, end: int) -> None:
+        if self.vectors_at < 0:
+            head = header_of(payload, end)
+            if head is None or head[0].get("format") != FORMAT:
+                return
+            where = layout(*head)
+            self.rows, self.vectors_at = where["vectors"][1][0], where["vectors"][2]
+            self.index._clear(self.rows + 256)
+            self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="appenda-snapshot")
+        ready = min(self.rows, max(0, end - self.vectors_at) // (2 * DIMS))
+        if ready > self.done:
+            self.jobs.append(self.pool.submit(self._widen, payload, self.done, ready))
+            self.done = ready
+
+    def _widen(self, payload: bytearray, start: int, stop: int) -> None:
+        half = np.frombuffer(payload, dtype="<f2", count=(stop - start) * DIMS, offset=self.vectors_at + start * 2 * DIMS)
+        self.index.matrix[start:stop] = half.reshape(stop - start, DIMS)
+
+    def finish(self) -> int:
+        if self.pool is None:
+            return 0
+        self.pool.shutdown(wait=True)
+        for job in self.jobs:
+            job.result()
+        return self.rows if self.done == self.rows else 0

@@ -283,8 +283,8 @@ def test_a_fresh_worker_loads_the_kept_index_and_the_changes_since(search_model,
     Note.objects.using(workspace.db_alias).filter(id=note.id).update(pinned=True)  # a change after it was kept
     index.INDEXES.clear()  # a fresh worker
     widened = []
-    widen = index._Widening._widen
-    monkeypatch.setattr(index._Widening, "_widen", lambda self, *args: (widened.append(args[1:]), widen(self, *args)))
+    widen = snapshot.Widening._widen
+    monkeypatch.setattr(snapshot.Widening, "_widen", lambda self, *args: (widened.append(args[1:]), widen(self, *args)))
     for query in QUERIES:
         _same(_indexed(source, query, 10), expected[query])
     assert len(widened) > 1  # its vectors widened part by part, as the parts arrived
