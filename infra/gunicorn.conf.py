@@ -21,7 +21,8 @@ a hung dependency stay bounded (R-OPS-1, R-REGION-3):
   detector run would stall every request of the process.
 
 Per process, each database gets a pool of ``APPENDA_DB_POOL_SIZE`` connections (default here:
-one per thread, so a thread never waits for one); PostgreSQL sees at most
+one per thread, so a thread never waits for one), all kept open (``APPENDA_DB_POOL_MIN_SIZE``:
+a pool that grows on demand makes requests wait for connections to open); PostgreSQL sees
 workers x threads x databases connections (3 x 8 x 3 = 72 by default).
 
 Everything can be tuned through the environment:
@@ -39,6 +40,7 @@ Everything can be tuned through the environment:
     GUNICORN_CONTROL_SOCKET   path for gunicorn's runtime control socket (gunicornc);
                               off unless set
     APPENDA_DB_POOL_SIZE      connections per database per worker (default: threads)
+    APPENDA_DB_POOL_MIN_SIZE  of those, kept open while idle (default: all of them)
     APPENDA_REGION_BULKHEAD   threads of a worker that may wait on one region (default: threads / 2)
     APPENDA_MAX_QUEUE_WAIT_MS queue wait after which a request is shed (default 1000)
 """
@@ -61,7 +63,15 @@ threads = _int("GUNICORN_THREADS", 8)
 worker_class = "gthread" if threads > 1 else "sync"
 # Read by the workers' settings (they fork from this process and load the app after).
 os.environ.setdefault("APPENDA_DB_POOL_SIZE", str(threads))
+os.environ.setdefault("APPENDA_DB_POOL_MIN_SIZE", os.environ["APPENDA_DB_POOL_SIZE"])
 os.environ.setdefault("APPENDA_REGION_BULKHEAD", str(max(threads // 2, 1)))
+
+# One thread per request for the numeric libraries (OpenBLAS for the search's cosines, OpenMP):
+# the workers' threads already keep the cores busy, and a library thread pool per worker
+# (several per core) spins and waits on cores other requests hold; read when a worker first
+# imports numpy, after the fork. Measured by benchmarks/bench_load.py (RESULTS.md).
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)

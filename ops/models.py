@@ -52,3 +52,17 @@ class WorkerHeartbeat(models.Model):
     in_process = models.BooleanField(default=False)
     started_at = models.DateTimeField()
     seen_at = models.DateTimeField(db_index=True)
+
+
+class RateCount(models.Model):
+    """Requests of one caller (``key``: a scope and a hashed token, account or address) in one
+    window of its rate (``bucket``: the window's start / its length), counted by one upsert per
+    request (``appenda.api.throttling``). ``expires``: when the window ends, in epoch seconds."""
+
+    key = models.CharField(max_length=96)
+    bucket = models.BigIntegerField()
+    hits = models.PositiveIntegerField(default=0)
+    expires = models.BigIntegerField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "bucket"], name="ops_ratecount_key_bucket")]

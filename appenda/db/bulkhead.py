@@ -28,11 +28,16 @@ from contextlib import contextmanager
 
 import psycopg
 
-#: A wait longer than this on one database means it does not answer (a healthy query takes ms).
-STALLED_SECONDS = 1.0
+#: A wait longer than this on one database, with no answer to anyone meanwhile, means it does not
+#: answer: longer than the lock timeout (2 s), since every waiter of a healthy database may be
+#: queued on one hot row under load (a 3x overload run of benchmarks/bench_load.py was told
+#: ``region_unavailable`` with 1 s here).
+STALLED_SECONDS = 2.5
 #: How long a thread waits for a slot of a full bulkhead whose waiters are not stuck (quick
-#: queries, row-lock waits bounded by lock_timeout) before it is refused.
-SLOT_WAIT_SECONDS = 1.0
+#: queries, row-lock waits bounded by lock_timeout) before it is refused ``overloaded``; it is
+#: refused ``region_unavailable`` as soon as the waiters are found stuck.
+SLOT_WAIT_SECONDS = 3.0
+_SLOT_POLL_SECONDS = 0.25
 
 
 def bulkhead_size() -> int:
@@ -81,9 +86,8 @@ class DatabaseHealth:
             return
         if not self._slots.acquire(blocking=False):
             # Full: at once when its waiters look stuck; else quick queries or lock waits will
-            # free a slot soon.
-            if self.stalled() or not self._slots.acquire(timeout=SLOT_WAIT_SECONDS):
-                raise RegionBusy(self.alias, "region_unavailable" if self.stalled() else "overloaded")
+            # free a slot soon, unless they turn out stuck meanwhile.
+            self._wait_for_slot()
         waiter = object()
         with self._lock:
             self._waiting_since[waiter] = time.monotonic()
@@ -94,6 +98,17 @@ class DatabaseHealth:
             with self._lock:
                 self._waiting_since.pop(waiter, None)
             self._slots.release()
+
+    def _wait_for_slot(self) -> None:
+        deadline = time.monotonic() + SLOT_WAIT_SECONDS
+        while True:
+            if self.stalled():
+                raise RegionBusy(self.alias, "region_unavailable")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RegionBusy(self.alias, "overloaded")
+            if self._slots.acquire(timeout=min(_SLOT_POLL_SECONDS, left)):
+                return
 
     def stalled(self) -> bool:
         """Down, or its oldest waiter has waited more than STALLED_SECONDS while no wait on it

@@ -190,8 +190,6 @@ LOGGING = logging_config(level=os.environ.get("LOG_LEVEL", "INFO"), fmt=os.envir
 # --- Operations (issue 22, R-OPS-2): jobs, rate limits, metrics ---------------------------
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Shared by every server: API rate limits (appenda.api.throttling). `migrate_all` creates it.
-    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "appenda_cache"},
 }
 APPENDA_API_RATES = {
     "token": os.environ.get("APPENDA_API_RATE", "600/min"),  # per API token

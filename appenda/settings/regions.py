@@ -12,6 +12,8 @@ Environment:
   REGION_<NAME>_S3_ENDPOINT     one region's S3 endpoint (any S3 API); unset = local folder
   REGION_<NAME>_S3_BUCKET       one region's bucket (default appenda-<region>)
   APPENDA_DB_POOL_SIZE          PostgreSQL: most connections per database per process (default 8)
+  APPENDA_DB_POOL_MIN_SIZE      PostgreSQL: connections per database per process kept open even
+                                when idle (default 1; gunicorn: one per thread)
   APPENDA_DB_POOL_TIMEOUT       seconds a request waits for a pooled connection (default 3)
   APPENDA_DB_STATEMENT_TIMEOUT_MS / APPENDA_DB_LOCK_TIMEOUT_MS   server-side limits (3000 / 2000;
                                 0 = none, e.g. for a long migration)
@@ -34,6 +36,10 @@ CONNECT_TIMEOUT_SECONDS = 2
 #: ``overloaded``.
 POOL_SIZE = int(os.environ.get("APPENDA_DB_POOL_SIZE", "8"))
 POOL_TIMEOUT_SECONDS = float(os.environ.get("APPENDA_DB_POOL_TIMEOUT", "3"))
+#: Connections a pool keeps open while idle. A pool that must grow makes a request wait for a new
+#: connection to open (one at a time), and a new connection is cold (its own catalog caches and
+#: prepared statements); gunicorn's workers keep one per thread open (benchmarks/bench_load.py).
+POOL_MIN_SIZE = int(os.environ.get("APPENDA_DB_POOL_MIN_SIZE", "1"))
 #: Server-side limits on one statement and on one lock wait; a query that gets no answer at all
 #: (a frozen server) is abandoned one second after the statement limit (appenda.db.backends).
 STATEMENT_TIMEOUT_MS = int(os.environ.get("APPENDA_DB_STATEMENT_TIMEOUT_MS", "3000"))
@@ -71,8 +77,8 @@ def _database_from_url(url: str) -> dict:
         # A region that is down must fail fast (R-REGION-3), not hang a worker.
         options["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
         options["options"] = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"
-        options["pool"] = {"min_size": 1, "max_size": max(POOL_SIZE, 1), "timeout": POOL_TIMEOUT_SECONDS,
-                           "max_idle": 60}
+        options["pool"] = {"min_size": max(1, min(POOL_MIN_SIZE, POOL_SIZE)), "max_size": max(POOL_SIZE, 1),
+                           "timeout": POOL_TIMEOUT_SECONDS, "max_idle": 60}
         config["QUERY_DEADLINE"] = STATEMENT_TIMEOUT_MS / 1000 + 1 if STATEMENT_TIMEOUT_MS else None
     return config
 

@@ -74,3 +74,17 @@ def test_anonymous_callers_are_limited_per_address(client, settings):
         assert client.get("/api/v1/tools/", REMOTE_ADDR="198.51.100.7").status_code == 200
     assert client.get("/api/v1/tools/", REMOTE_ADDR="198.51.100.7").status_code == 429
     assert client.get("/api/v1/tools/", REMOTE_ADDR="198.51.100.8").status_code == 200
+
+
+def test_a_tokens_count_is_one_row_per_window_and_ended_windows_are_forgotten(settings):
+    from ops.models import RateCount
+
+    settings.APPENDA_API_RATES = {**settings.APPENDA_API_RATES, "token": "100/min"}
+    busy = token_client(make_user("rows@example.com"))
+    start = timezone.now()
+    for minutes in range(3):
+        with freeze_time(start + timedelta(minutes=minutes)):
+            for _ in range(4):
+                assert busy.get("/api/v1/me/").status_code == 200
+            rows = list(RateCount.objects.filter(key__startswith="token:").order_by("bucket").values_list("hits", flat=True))
+            assert rows[-1:] == [4] and len(rows) <= 2  # this window's count; an ended one is deleted

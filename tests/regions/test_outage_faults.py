@@ -7,6 +7,8 @@
 - The control database refuses connections: 503 ``control_unavailable``, not a region outage.
 - The ``eu`` connection pool is exhausted: 503 ``overloaded`` with a short ``Retry-After``,
   never ``region_unavailable``; ``us`` is served meanwhile.
+- The ``us`` server has no connection slot left ("too many clients"): 503 ``overloaded``, never
+  ``region_unavailable``, and served again as soon as a slot frees.
 - The ``us`` bucket's S3 server is frozen: an export answers 503 within 5 s and leaves no row.
 
 The frozen servers are private to the test (a throwaway PostgreSQL with the region's tables, a
@@ -66,11 +68,14 @@ def _server_signal(postmaster: int, sig: int) -> None:
 
 
 @contextlib.contextmanager
-def region_on_its_own_server(alias: str):
-    """Points ``alias`` at a database on a throwaway PostgreSQL server of its own, with the
-    region's tables; yields the server's postmaster pid."""
-    server = ThrowawayPostgres()
+def region_on_its_own_server(alias: str, dsn_out: list | None = None, **settings: str):
+    """Points ``alias`` at a database on a throwaway PostgreSQL server of its own (``settings``
+    added to its configuration), with the region's tables; yields the server's postmaster pid,
+    and puts the database's DSN in ``dsn_out``."""
+    server = ThrowawayPostgres(settings=settings or None)
     dsn = server.start()
+    if dsn_out is not None:
+        dsn_out.append(dsn.rsplit("/", 1)[0] + "/frozen_region")
     original = dict(connections.settings[alias])
     try:
         with psycopg.connect(dsn, autocommit=True) as admin:
@@ -201,6 +206,34 @@ def test_R_OPS_1_an_exhausted_pool_is_overloaded_not_a_region_outage(owner, eu_w
         for borrowed in held:
             pool.putconn(borrowed)
     assert client.get(url(eu_ws, "memories/")).status_code == 200
+
+
+def test_R_OPS_1_a_server_with_no_connection_slot_left_is_overloaded_not_down(owner, eu_ws, us_ws, monkeypatch):
+    """A real "sorry, too many clients already": the us server allows 4 connections, and 4 other
+    clients hold them."""
+    dsn: list = []
+    with region_on_its_own_server("region_us", dsn, max_connections="4", superuser_reserved_connections="0"):
+        us = connections["region_us"]
+        us.close_pool()
+        monkeypatch.setitem(us.settings_dict["OPTIONS"]["pool"], "timeout", 1.0)
+        client = token_client(owner)
+        others = [psycopg.connect(dsn[0], autocommit=True) for _ in range(4)]
+        try:
+            with pytest.raises(psycopg.OperationalError, match="too many clients"):
+                psycopg.connect(dsn[0]).close()
+            response, elapsed = _timed_get(client, url(us_ws, "memories/"))
+            assert response.status_code == 503, response.content
+            assert response.json()["code"] == "overloaded", response.json()
+            assert int(response["Retry-After"]) <= 5 and elapsed < BUDGET_SECONDS
+            assert not us.health.is_down
+            assert client.get(url(eu_ws, "memories/")).status_code == 200  # another region, served
+        finally:
+            for other in others:
+                other.close()
+        deadline = time.monotonic() + BUDGET_SECONDS
+        while (answer := client.get(url(us_ws, "memories/"))).status_code != 200:
+            assert answer.json()["code"] == "overloaded" and time.monotonic() < deadline, answer.json()
+            time.sleep(0.2)
 
 
 def _until_it_takes_a_write(store, timeout: float = 30) -> None:

@@ -1,8 +1,7 @@
 """Migrates the control database and every region database.
 
 A region's PostgreSQL database that does not exist yet is created first when the configured
-role may (CREATEDB); otherwise the command says which database to create. The shared cache
-table of the API rate limits (``appenda_cache``) is created on the control database.
+role may (CREATEDB); otherwise the command says which database to create.
 """
 
 from django.conf import settings
@@ -57,5 +56,4 @@ class Command(BaseCommand):
                 database_create(connections[alias])
             self.stdout.write(f"Migrating database {alias!r}…")
             call_command("migrate", database=alias, interactive=False, verbosity=quiet)
-        call_command("createcachetable", database="default", verbosity=quiet)
         self.stdout.write(self.style.SUCCESS(f"All {len(aliases)} databases are up to date."))
