@@ -11,8 +11,9 @@ HNSW graph of the workspace's rows (``Graph``) and asks it for the nearest notes
 * visibility is faiss's own filter: the turn's mask as a bitmap (``IDSelectorBitmap``), checked
   for each node the search visits, so a note outside the turn's scopes is never proposed;
 * the graph is built on a thread of its own when a workspace first reaches ``MIN_ROWS`` (searches
-  are exact until it is ready), kept with the workspace's snapshot row
-  (``memories.search.snapshot``) so a fresh worker reads it instead of building it, and extended
+  are exact until it is ready), by one worker at a time (a PostgreSQL advisory lock: the others
+  wait for it), kept with the workspace's snapshot row (``memories.search.snapshot``) so a fresh
+  worker reads it instead of building it, and extended
   with the rows appended since, a few at a time per search (the rows not in it yet are scored
   exactly);
 * the ranking's normalisation needs the least cosine of the readable notes: the graph's nearest
@@ -30,6 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -57,6 +59,10 @@ EF_FARTHEST = 32
 PROPOSED = 64
 #: Rows added to the graph per search (the rest of the new rows are scored exactly meanwhile).
 EXTEND_PER_SEARCH = 256
+#: How long a worker waits for the graph another worker is building for the same snapshot (then
+#: builds one itself), and how often it looks.
+BUILD_WAIT_SECONDS = 600.0
+WAIT_POLL_SECONDS = 2.0
 #: Readable rows whose cosines estimate how many notes are above a cut-off.
 SAMPLE = 2048
 
@@ -167,6 +173,15 @@ class Builder:
 BUILDER = Builder()
 
 
+def _kept_graph(alias: str, workspace, kept: tuple[int, int]) -> Graph | None:
+    """The graph kept beside the snapshot ``kept`` = (version, rows), when it numbers its rows."""
+    from memories.search import snapshot
+
+    payload = snapshot.read_graph(alias, workspace, kept[0])
+    graph = Graph.from_bytes(payload) if payload is not None else None
+    return graph if graph is not None and graph.rows == kept[1] else None
+
+
 def request_graph(index) -> None:
     """Asks the worker's ANN thread for the graph of a big workspace index (the one kept beside
     its snapshot, or a new one), unless it has it; called after a search, so that the search does
@@ -183,17 +198,33 @@ def request_graph(index) -> None:
 
         from memories.search import snapshot
 
+        locked = False
         try:
-            if kept is not None:
-                payload = snapshot.read_graph(alias, workspace, kept[0])
-                graph = Graph.from_bytes(payload) if payload is not None else None
-                if graph is not None and graph.rows == kept[1]:
+            if kept is None:
+                return Graph.build(matrix, rows)
+            graph = _kept_graph(alias, workspace, kept)
+            if graph is not None:
+                return graph
+            # One worker builds the graph of a snapshot; the others wait for it to be kept.
+            waited_until = time.monotonic() + BUILD_WAIT_SECONDS
+            while not (locked := snapshot.try_build_lock(alias, workspace)):
+                if time.monotonic() > waited_until:
+                    break  # the builder is stuck or gone: build here
+                time.sleep(WAIT_POLL_SECONDS)
+                graph = _kept_graph(alias, workspace, kept)
+                if graph is not None:
                     return graph
-            graph = Graph.build(matrix, rows)
-            if kept is not None and rows == kept[1]:
-                snapshot.write_graph(alias, workspace, kept[0], graph.to_bytes())
+            graph = _kept_graph(alias, workspace, kept)  # kept while this one waited for the lock
+            if graph is None:
+                graph = Graph.build(matrix, rows)
+                if rows == kept[1]:
+                    snapshot.write_graph(alias, workspace, kept[0], graph.to_bytes())
             return graph
         finally:
-            connections[alias].close()  # this thread's own connection
+            try:
+                if locked:
+                    snapshot.release_build_lock(alias, workspace)
+            finally:
+                connections[alias].close()  # this thread's own connection
 
     BUILDER.start(index, index.generation, make, index.graph_ready)

@@ -151,6 +151,26 @@ def write_graph(alias: str, workspace_id, version: int, graph: bytes) -> bool:
         return cursor.rowcount == 1
 
 
+def try_build_lock(alias: str, workspace_id) -> bool:
+    """Whether this thread's connection may build the workspace's graph: a session-level advisory
+    lock on PostgreSQL (``release_build_lock`` gives it back: a pooled connection outlives its
+    user), so that one worker builds it and the others read it once kept; always True on SQLite
+    (one process serves it)."""
+    connection = connections[alias]
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [f"appenda-graph:{workspace_id}"])
+        return bool(cursor.fetchone()[0])
+
+
+def release_build_lock(alias: str, workspace_id) -> None:
+    connection = connections[alias]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [f"appenda-graph:{workspace_id}"])
+
+
 def read_graph(alias: str, workspace_id, version: int):
     """The graph kept beside the snapshot of ``version``, or None."""
     connection = connections[alias]

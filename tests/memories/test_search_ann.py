@@ -5,8 +5,10 @@ worker reads it instead of building it."""
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
+import psycopg
 import pytest
 
 from memories.models import Note
@@ -160,3 +162,45 @@ def test_a_fresh_worker_reads_the_kept_graph_instead_of_building_it(search_model
     # A new snapshot (the notes read again whole) clears the graph kept with the old one.
     snapshot.write(workspace.db_alias, workspace.id, first.kept[0] + 1, fresh._pack())
     assert snapshot.read_graph(workspace.db_alias, workspace.id, first.kept[0] + 1) is None
+
+
+@pytest.mark.django_db(transaction=True, databases=ALL_DATABASES)
+def test_a_worker_waits_for_the_graph_another_worker_is_building(search_model, owner, people,  # noqa: F811
+                                                                small_threshold, monkeypatch):
+    from django.db import connections
+
+    workspace, colleague = people
+    if connections[workspace.db_alias].vendor != "postgresql":
+        pytest.skip("the build lock is PostgreSQL's advisory lock")
+    monkeypatch.setattr(snapshot, "MIN_ROWS", 10)
+    monkeypatch.setattr(ann, "WAIT_POLL_SECONDS", 0.05)
+    _fill(workspace, owner, colleague, random.Random(10), count=300)
+    source = _turn_source(actor_for(owner, workspace))
+    first = _ready(source, workspace)
+    payload = first.graph.to_bytes()
+    with connections[workspace.db_alias].cursor() as cursor:
+        cursor.execute("UPDATE memories_search_snapshot SET graph = NULL")
+    built = []
+    build = ann.Graph.build
+    monkeypatch.setattr(ann.Graph, "build", classmethod(lambda cls, *args: built.append(1) or build(*args)))
+    other_worker = psycopg.connect(_conninfo(connections[workspace.db_alias]), autocommit=True)
+    try:
+        lock_key = f"appenda-graph:{first.workspace_id}"
+        assert other_worker.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [lock_key]).fetchone()[0]
+        index.INDEXES.clear()  # a fresh worker: no graph kept, another worker building it
+        _indexed(source, "weekly report", 5)
+        time.sleep(0.3)
+        assert index.INDEXES.get(workspace.db_alias, workspace.id).graph is None  # waiting, not building
+        snapshot.write_graph(workspace.db_alias, workspace.id, first.kept[0], payload)  # the other one keeps it
+        other_worker.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [lock_key])
+    finally:
+        other_worker.close()
+    ann.BUILDER.wait()
+    fresh = index.INDEXES.get(workspace.db_alias, workspace.id)
+    assert fresh.graph is not None and fresh.graph.rows == first.graph.rows
+    assert built == []  # read what the other worker kept, never built here
+
+
+def _conninfo(connection) -> str:
+    params = connection.get_connection_params()
+    return " ".join(f"{key}={params[key]}" for key in ("host", "port", "user", "dbname", "password") if params.get(key))
