@@ -178,7 +178,7 @@ def fresh_worker(workspace_id, user_id, query: str) -> dict:
         " 'found': len(found['notes']), 'graph': graph, 'graph_rss': _rss_mb() - rss_after}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=os.environ,
-                          timeout=600)
+                          timeout=2400)
     if done.returncode:
         raise SystemExit(f"fresh worker failed:\n{done.stderr[-3000:]}")
     if os.environ.get("BENCH_SCALE_PROFILE"):
