@@ -101,11 +101,6 @@ def _setup() -> list[list[str]]:
         for number in range(2):
             _bot, key = bot_create(actor=actor, name=f"Agent {region} {number}")
             tokens.append([key, str(workspace.id), "bot"])
-    # A server that has been serving has its tables' statistics; fresh ones have none until
-    # autovacuum's first pass (a minute in), and their plans make every request slower meanwhile.
-    for alias in connections:
-        with connections[alias].cursor() as cursor:
-            cursor.execute("ANALYZE")
     connections.close_all()
     return tokens
 

@@ -10,8 +10,8 @@ costs at most 0.01 of recall@5 on the paraphrase set (``benchmarks/bench_search_
 figures in benchmarks/RESULTS.md).
 
 The ranking itself is ``memories.search.hybrid``'s, over every candidate, so the count is exact;
-for 1,000 candidates that costs about 0.9 ms more than ranking the best ten
-(``benchmarks/bench_search_cutoff.py``; figures in benchmarks/RESULTS.md).
+that costs a little more than ranking the best ten (``benchmarks/bench_search_cutoff.py``;
+figures in benchmarks/RESULTS.md).
 For the Memory page, ``page_sections`` puts the notes holding every word of the query first
 (``memories.word_match``) and the others above the cut-off under "Related by meaning".
 """

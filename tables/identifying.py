@@ -283,8 +283,8 @@ def workspace_lookup_statements(connection, workspace_id, digests: Sequence[byte
 def _lookup(connection, table, digests: Sequence[bytes], *, workspace_id=None) -> list[tuple]:
     """The index rows of ``digests`` (of ``table``, or of every table of ``workspace_id``). On
     PostgreSQL the statement is prepared once per connection and the digests go as one binary
-    parameter rather than escaped into the SQL text (``appenda.db.fast``): ~0.1 ms less per
-    check than Django's client-side binding at 100,000 records (benchmarks/bench_refusals.py)."""
+    parameter rather than escaped into the SQL text (``appenda.db.fast``): faster per check than
+    Django's client-side binding at 100,000 records (benchmarks/bench_refusals.py)."""
     rows: list[tuple] = []
     statements = (workspace_lookup_statements(connection, workspace_id, digests) if table is None
                   else lookup_statements(connection, table, digests))

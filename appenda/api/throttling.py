@@ -54,7 +54,7 @@ class TokenRateThrottle(SimpleRateThrottle):
         return time.time()
 
     def __init__(self):  # the scope and rate are chosen per request (allow_request), not per class
-        self.retry_after = None
+        pass
 
     def allow_request(self, request, view):
         self.scope, ident = self._scope_and_ident(request)

@@ -212,6 +212,16 @@ def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
     return sorted_set[at] == values
 
 
+def _bitmap(index: WorkspaceIndex, visible: Visible, covered: int) -> np.ndarray:
+    """The rows of the graph's first ``covered`` a search of this mask may be proposed (visible,
+    with a vector), as ``ann.bitmap`` packs them; kept on the mask."""
+    found = visible.terms.get(("ann-bits", covered))
+    if found is None:
+        found = visible.remember(("ann-bits", covered),
+                                 (ann.bitmap(visible.mask[:covered] & index.has_vector[:covered]),))
+    return found[0]
+
+
 def _sample(index: WorkspaceIndex, visible: Visible) -> tuple[np.ndarray, np.ndarray]:
     """``ann.SAMPLE`` evenly spaced readable rows (positions in ``visible.rows``) and their vectors
     in one block, kept on the mask: a gather of them would cost more than their product."""
@@ -235,16 +245,15 @@ def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: 
       counted when the proposed notes reach below the floor, else estimated from a sample."""
     rows, matrix = visible.rows, index.matrix
     covered = graph.rows
-    allowed = visible.mask[:covered] & index.has_vector[:covered]
     k = max(ann.PROPOSED, limit)
-    bits = ann.bitmap(allowed)
+    bits = _bitmap(index, visible, covered)
     near = graph.search(q, bits, k)
     far = graph.search(-q, bits, 8, ann.EF_FARTHEST)
     position = visible.position()
     tail_at = np.arange(int(np.searchsorted(rows, covered)), len(rows))
     seen_at = np.unique(np.concatenate([position[near], position[far], tail_at]))
     seen_sims = matrix[rows[seen_at]] @ q
-    near_sims = matrix[near] @ q if len(near) else seen_sims[:0]
+    near_sims = seen_sims[np.searchsorted(seen_at, position[near])]
     lo, hi = float(seen_sims.min()), float(seen_sims.max())
     flat = hi - lo <= 1e-12
     inv_span = 0.0 if flat else 1.0 / (hi - lo)

@@ -151,6 +151,11 @@ def write_graph(alias: str, workspace_id, version: int, graph: bytes) -> bool:
         return cursor.rowcount == 1
 
 
+def build_lock_key(workspace_id) -> str:
+    """The text whose hash names the workspace's graph-building advisory lock."""
+    return f"appenda-graph:{workspace_id}"
+
+
 def try_build_lock(alias: str, workspace_id) -> bool:
     """Whether this thread's connection may build the workspace's graph: a session-level advisory
     lock on PostgreSQL (``release_build_lock`` gives it back: a pooled connection outlives its
@@ -160,7 +165,7 @@ def try_build_lock(alias: str, workspace_id) -> bool:
     if connection.vendor != "postgresql":
         return True
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [f"appenda-graph:{workspace_id}"])
+        cursor.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [build_lock_key(workspace_id)])
         return bool(cursor.fetchone()[0])
 
 
@@ -168,7 +173,7 @@ def release_build_lock(alias: str, workspace_id) -> None:
     connection = connections[alias]
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [f"appenda-graph:{workspace_id}"])
+            cursor.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [build_lock_key(workspace_id)])
 
 
 def read_graph(alias: str, workspace_id, version: int):

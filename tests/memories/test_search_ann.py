@@ -185,7 +185,7 @@ def test_a_worker_waits_for_the_graph_another_worker_is_building(search_model, o
     monkeypatch.setattr(ann.Graph, "build", classmethod(lambda cls, *args: built.append(1) or build(*args)))
     other_worker = psycopg.connect(_conninfo(connections[workspace.db_alias]), autocommit=True)
     try:
-        lock_key = f"appenda-graph:{first.workspace_id}"
+        lock_key = snapshot.build_lock_key(first.workspace_id)
         assert other_worker.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [lock_key]).fetchone()[0]
         index.INDEXES.clear()  # a fresh worker: no graph kept, another worker building it
         _indexed(source, "weekly report", 5)
