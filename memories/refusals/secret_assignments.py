@@ -33,7 +33,7 @@ from memories.refusals.secret_prose import _NOT_A_PASSWORD_PREFIX_RE, _NOT_A_PAS
 from memories.refusals.secret_values import _acceptable_password, _compile, placeholder_phrase
 from memories.refusals.wordlists import words
 
-__all__ = ["find_quoted_phrase_assignments"]
+__all__ = ["credential_name", "find_quoted_phrase_assignments"]
 
 # A quoted literal with a space in it.
 _PHRASE = r"(?:\"(?P<dq>[^\"\n]*\s[^\"\n]*)\"|'(?P<sq>[^'\n]*\s[^'\n]*)'|`(?P<bq>[^`\n]*\s[^`\n]*)`)"
@@ -44,7 +44,7 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _ASSIGNED_PHRASE_TAIL_RE = _compile(
     r"[\"']?(?:\[[^\]\n]{0,12}\]|\s*:\s*(?:str|string|String)(?=\s*=)|\s+(?:string|String)(?=\s*=))?"
     # An operator, or none in a configuration directive ('secret "…";', BIND / nginx).
-    r"(?:\s*(?P<op>===|!==|==|!=|:=|\?=|=>|<-|=|:)\s*@?|\s+)" + _PHRASE
+    r"(?:\s*(?P<op>===|!==|==|!=|:{1,3}=|\?\??=|\.=|\+=|=>|<-|=|:)\s*@?|\s+)" + _PHRASE
 )
 # The literal first: 'if ("…" == password)'.
 _PHRASE_FIRST_RE = _compile(
@@ -52,7 +52,7 @@ _PHRASE_FIRST_RE = _compile(
 )
 # XML configuration (Maven's settings.xml, .NET, Tomcat): "<password>…</password>".
 _XML_ELEMENT_RE = _compile(
-    r"<(?P<name>[A-Za-z_][\w.\-]{1,60})(?:\s[^<>\n]{0,200})?>(?P<val>[^<\n]{1,256})</(?P=name)>"
+    r"<(?P<name>[A-Za-z_][\w.\-]{1,60})(?:\s[^<>\n]{0,200})?>\s*(?P<val>[^<\n]{1,256}?)\s*</(?P=name)>"
 )
 _DIRECTIVE_END_RE = _compile(r"[ \t]*(?:;|\r?\n|$)")
 
@@ -80,9 +80,13 @@ _NOT_ABOUT_THE_VALUE_RE = _compile(
 _CAMEL_HUMP_RE = _compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-def _credential_name(name: str) -> bool:
+def credential_name(name: str) -> bool:
     snake = _CAMEL_HUMP_RE.sub("_", name)  # "passwordPolicy" reads as "password_Policy"
-    if _NOT_A_PASSWORD_SUFFIX_RE.search(snake) or _NOT_A_PASSWORD_PREFIX_RE.search(snake):
+    # Only what follows the last credential word can say the name is about something else:
+    # "password_login" is a setting, "administrator_login_password" a password.
+    stems = list(_STEM_RE.finditer(snake.lower()))
+    after = stems[-1].end() if stems else 0
+    if _NOT_A_PASSWORD_SUFFIX_RE.search(snake, after) or _NOT_A_PASSWORD_PREFIX_RE.search(snake):
         return False
     if _NOT_ABOUT_THE_VALUE_RE.search(snake):
         return False
@@ -112,7 +116,7 @@ def find_quoted_phrase_assignments(text: str, lowered: str, taken: Spans) -> Ite
     matches = list(_assigned_phrases(text, lowered))
     if "==" in text or "!=" in text:
         matches += [m for m in _PHRASE_FIRST_RE.finditer(text)
-                    if _credential_name(m.group("name").rsplit(">", 1)[-1].lstrip("$"))]
+                    if credential_name(m.group("name").rsplit(">", 1)[-1].lstrip("$"))]
     for match in matches:
         group = next(g for g in ("dq", "sq", "bq") if match.group(g) is not None)
         start, end = match.span(group)
@@ -138,7 +142,7 @@ def _assigned_phrases(text: str, lowered: str) -> Iterator[re.Match]:
             end -= 1  # "… the password." ends a sentence
         if start and text[start - 1] in "%{":
             continue  # "%PASSWORD%", "${PASSWORD}": a reference to a variable
-        if not _credential_name(text[start:end]):
+        if not credential_name(text[start:end]):
             continue
         match = _ASSIGNED_PHRASE_TAIL_RE.match(text, end)
         if match is None:
@@ -152,7 +156,7 @@ def _xml_elements(text: str, taken: Spans) -> Iterator[Candidate]:
     for match in _XML_ELEMENT_RE.finditer(text):
         value = match.group("val")
         start, end = match.span("val")
-        if not _credential_name(match.group("name")) or _overlaps(taken, start, end):
+        if not credential_name(match.group("name")) or _overlaps(taken, start, end):
             continue
         if " " in value.strip():
             if placeholder_phrase(value):

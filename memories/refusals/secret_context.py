@@ -32,7 +32,9 @@ from memories.refusals.secret_values import (
 # --- curl -u user:password; "Authorization: Bearer/Basic/Token ..." -------------------------
 
 _CURL_USER_RE = _compile(
-    r"(?:^|\s)(?:-u|--user|--proxy-user)\s*[\"']?(?P<user>[^\s:\"']{1,64}):(?P<val>[^\s\"']{1,128})"
+    # The user may be empty ("-u :password") or quoted apart ('--user "{id}":"{secret}"').
+    r"(?:^|\s)(?:-u|--user|--proxy-user)\s*[\"']?(?P<user>[^\s:\"']{0,64})[\"']?:[\"']?"
+    r"(?P<val>[^\s\"']{1,128})"
 )
 _AUTH_WORD_RE = _compile(
     r"authorization|x-api-key|api-key|x-auth-token|auth-token|access-token|api-token|bearer|basic"
@@ -40,7 +42,7 @@ _AUTH_WORD_RE = _compile(
 _AUTH_TAIL_RE = _compile(
     r"(?i)(?:(?P<header>(?<=authorization)|(?<=api-key)|(?<=auth-token)|(?<=access-token)"
     r"|(?<=api-token))\s*[:=]\s*[\"']?\s*"
-    r"(?:(?P<scheme>bearer|token|basic|apikey|sso-key|digest)\s+)?"
+    r"(?:(?P<scheme>bearer|token|basic|apikey|api-token|api-key|sso-key|digest|ssws)\s+)?"
     r"|(?<=bearer)\s+|(?<=basic)\s+)"
     r"(?P<val>[A-Za-z0-9\-._~+/]{12,}={0,2})"
 )
@@ -59,7 +61,8 @@ def _find_auth_headers(text: str, lowered: str, taken: Spans) -> Iterator[Candid
     if "-u" in text or "--user" in text or "--proxy-user" in text:
         for match in _CURL_USER_RE.finditer(text):
             value = match.group("val")  # a shell argument: a trailing "." belongs to it
-            if len(value) >= 3 and not _is_placeholder(value):
+            pair = match.group("user") + ":" + value
+            if len(value) >= 3 and not _is_placeholder(value) and not _is_placeholder(pair):
                 yield "basic_auth", match.start("val"), match.end("val"), 72
     for core in _AUTH_WORD_RE.finditer(lowered):
         if core.start() and lowered[core.start() - 1].isalnum():
@@ -77,7 +80,7 @@ def _find_auth_headers(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             if _basic_credentials(value) or _looks_random(value, with_keyword=True):
                 yield "basic_auth", start, start + len(value), 73
             continue
-        if _looks_random(value, with_keyword=True) or (
+        if _looks_random(value, with_keyword=True) or (header and _UUID_RE.fullmatch(value)) or (
             header and len(value) >= 16 and not _is_non_secret_value(value)
             and _char_classes(value) >= 2
         ):
@@ -109,7 +112,9 @@ _GENERIC_KEYWORD_RE = _compile("|".join(_GENERIC_KEYWORDS))
 _GENERIC_TAIL_RE = _compile(
     DECLARATOR +
     r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"
-    r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=])\s*|\s+(?:is|was|is\s+now|=)\s+|(?(about)(?!)|\s+))"
+    # After a quoted name a comma separates it from its value: 'setProperty("API_TOKEN", "…")'.
+    r"(?P<sep>\s*(?:===|!==|==|!=|:{1,3}=|\?\??=|\.=|\+=|=>|->|<-|[:=]|(?<=[\"'])\s*,)\s*"
+    r"|\s+(?:is|was|is\s+now|=)\s+|(?(about)(?!)|\s+))"
     # Quoted values may hold any printable character (Django keys: "k3#x!(-_=+)..."); bare
     # values stop at the first character outside the base64 / URL-safe alphabets.
     r"(?:@?\"(?P<dq>[^\"\s]{8,512})\"|'(?P<sq>[^'\s]{8,512})'|`(?P<bq>[^`\s]{8,512})`"
@@ -126,7 +131,9 @@ _NOT_A_SECRET_KEYWORD_SUFFIX_RE = _compile(
 _B64_ALPHABET_RE = _compile(r"[A-Za-z0-9+/=_.~\-]+")
 
 
-_ASSIGNMENTS = frozenset({":", "=", ":=", "?=", "<-", "=>", "==", "===", "!=", "!=="})
+# Makefile's "::=" / ":::=", PHP's ".=" and "??=", "+=" assign too.
+_ASSIGNMENTS = frozenset({":", "=", ":=", "::=", ":::=", "?=", "??=", ".=", "+=", "<-", "=>", "==", "===",
+                          "!=", "!==", ","})
 
 
 def _is_assignment(match: re.Match, text: str, name_start: int) -> bool:
@@ -180,6 +187,12 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             # Heroku-style UUID API keys only count right after an explicit credential word.
             strong = bool(_STRONG_KEYWORD_RE.search(keyword))
             if not (strong and match.group("sep").strip() and not match.group("about")):
+                continue
+        elif value.isdigit():
+            # A long number assigned to a strong word is a numeric secret (Discord client
+            # secrets are 32 digits); ids and amounts are shorter or named for what they are.
+            if not (len(value) >= 24 and _STRONG_KEYWORD_RE.search(keyword)
+                    and match.group("sep").strip() in _ASSIGNMENTS):
                 continue
         elif _is_non_secret_value(value):
             continue

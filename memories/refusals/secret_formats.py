@@ -7,8 +7,7 @@ rule names substrings the lowercased note must contain, so most rules are skippe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
 from detect_secrets.plugins.aws import AWSKeyDetector
@@ -34,6 +33,16 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memories.refusals.secret_rules import (  # noqa: F401 (Candidate, Spans: re-exported)
+    _TOKEN_TAIL,
+    Candidate,
+    Spans,
+    _bounded,
+    _bounded_left,
+    _random_group,
+    _Rule,
+    _vendor,
+)
 from memories.refusals.secret_urls import (
     ADO_PATTERN,
     CREDENTIAL_URL_PATTERN,
@@ -43,57 +52,10 @@ from memories.refusals.secret_urls import (
     credential_url_kind,
 )
 from memories.refusals.secret_values import (
-    _char_classes,
     _compile,
-    _is_placeholder,
     _looks_random,
-    _wordiness,
 )
-
-Candidate = tuple[str, int, int, int]  # kind, start, end, priority
-Spans = list[tuple[int, int]]
-
-# ============================================================================================
-# Regex rules: one pattern, one kind
-# ============================================================================================
-
-Accept = Callable[[re.Match, str], bool]
-
-
-@dataclass(frozen=True)
-class _Rule:
-    kind: str
-    pattern: re.Pattern
-    needs: tuple[str, ...]  # the lowercased note must contain one of these, or the rule is skipped
-    group: int | str = 0  # the group whose span is the secret
-    accept: Accept | None = None
-    priority: int = 50  # higher wins when findings overlap
-    extend: str | None = None  # characters a token may continue with past the regex
-    min_run: int = 0  # needs a run of token characters at least this long
-    classify: Callable[[re.Match], str] | None = None  # kind decided per match
-
-
-_TOKEN_TAIL = "A-Za-z0-9_\\-"
-
-
-def _bounded(match: re.Match, text: str) -> bool:
-    """The token is not glued to other letters or digits (no "XAKIA..." false hits)."""
-    start, end = match.span()
-    before = text[start - 1] if start else " "
-    after = text[end] if end < len(text) else " "
-    return not before.isalnum() and not after.isalnum()
-
-
-def _bounded_left(match: re.Match, text: str) -> bool:
-    start = match.start()
-    return start == 0 or not text[start - 1].isalnum()
-
-
-def _random_group(group: int | str) -> Accept:
-    def accept(match: re.Match, text: str) -> bool:
-        return _looks_random(match.group(group), with_keyword=True)
-
-    return accept
+from memories.refusals.secret_vendors import VENDOR_RULES
 
 
 def _artifactory_accept(match: re.Match, text: str) -> bool:
@@ -158,116 +120,6 @@ def _library_rules() -> list[_Rule]:
     return rules
 
 
-def _vendor(kind: str, pattern: str, needs: tuple[str, ...], **options) -> _Rule:
-    options.setdefault("priority", 90)
-    return _Rule(kind=kind, pattern=_compile(pattern), needs=needs, **options)
-
-
-# Vendor formats detect-secrets does not ship, from the vendors' published token formats.
-_VENDOR_RULES: list[_Rule] = [
-    _vendor("anthropic_key", r"sk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_\-]{32,}", ("sk-ant-",),
-            accept=_bounded_left, priority=95),
-    _vendor("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{32,}", ("sk-ant-",), accept=_bounded_left,
-            priority=94),
-    _vendor("openai_key", r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}",
-            ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-"), accept=_bounded_left,
-            priority=93),
-    _vendor("openai_key", r"sk-(?!ant-)[A-Za-z0-9]{32,}(?![A-Za-z0-9_\-])", ("sk-",),
-            accept=lambda m, t: _bounded_left(m, t) and _looks_random(m.group(), with_keyword=True),
-            priority=85),
-    _vendor("github_token", r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", ("github_pat_",),
-            accept=_bounded_left, priority=95),
-    _vendor("github_token", r"gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])",
-            ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), accept=_bounded_left, priority=92),
-    _vendor("gitlab_token", r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|oas)-[A-Za-z0-9_\-]{20,}", ("gl",),
-            accept=_bounded_left, priority=89),
-    # Hugging Face: "hf_" + 34 letters. Letters only, so ask for both cases, not for digits.
-    _vendor("huggingface_token", r"hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", ("hf_",),
-            accept=lambda m, t: _bounded_left(m, t) and _char_classes(m.group()[3:]) >= 2
-            and _wordiness(m.group()[3:]) <= 0.6),
-    _vendor("npm_token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ("npm_",), accept=_bounded_left),
-    _vendor("pypi_token", r"pypi-AgE[A-Za-z0-9_\-]{50,}", ("pypi-",), accept=_bounded_left),
-    _vendor("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}", ("_v1_",), accept=_bounded_left),
-    _vendor("google_api_key", r"AIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])", ("aiza",),
-            accept=_bounded_left),
-    # age (age-encryption.org/v1): an X25519 identity is Bech32 with the HRP "AGE-SECRET-KEY-",
-    # written upper-case: "AGE-SECRET-KEY-1" + 58 characters of the Bech32 alphabet.
-    _vendor("age_secret_key", r"(?i)AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{50,70}",
-            ("age-secret-key-1",), accept=_bounded_left, priority=95),
-    # Discord bot tokens: base64 user id . timestamp . HMAC; the HMAC grew from 27 to 38 characters.
-    _vendor("discord_token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
-            ("",), accept=_bounded, priority=81, min_run=24),
-    # The same shape with any first letter: a payload, a 6-character timestamp and an HMAC is
-    # how signed session tokens are written (Discord, itsdangerous' TimestampSigner); the HMAC
-    # must read as random, so dotted names ("app_settings.models.SomeLongClassName") pass.
-    _vendor("signed_token",
-            r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,40}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,43}",
-            (".",), priority=79, min_run=27,
-            accept=lambda m, t: _bounded(m, t) and _looks_random(m.group().rsplit(".", 1)[1],
-                                                                 with_keyword=False)),
-    _vendor("groq_key", r"gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])", ("gsk_",), accept=_bounded_left),
-    _vendor("tailscale_key", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
-            ("tskey-",)),
-    _vendor("google_oauth_secret", r"GOCSPX-[0-9A-Za-z_\-]{28}", ("gocspx-",)),
-    _vendor("slack_token", r"xox[abposre]-[A-Za-z0-9\-]{10,}", ("xox",),
-            accept=lambda m, t: _bounded_left(m, t) and any(c.isdigit() for c in m.group()),
-            priority=88),
-    _vendor("slack_token", r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}", ("xapp-",)),
-    _vendor("stripe_key", r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}", ("k_live_", "k_test_"),
-            accept=_bounded_left, priority=91),
-    _vendor("stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{24,}", ("whsec_",),
-            accept=_bounded_left),
-    _vendor("sendgrid_key", r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}", ("sg.",),
-            priority=89),
-    _vendor("twilio_key", r"(?:AC|SK)[0-9a-fA-F]{32}", ("ac", "sk"), accept=_bounded,
-            priority=79, min_run=34),
-    _vendor("mailgun_key", r"key-[0-9a-zA-Z]{32}(?![0-9a-zA-Z])", ("key-",), accept=_bounded_left,
-            priority=85),
-    _vendor("mailgun_key", r"(?<![0-9a-f])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![0-9a-f])", ("-",),
-            priority=85, min_run=50),
-    _vendor("azure_storage_key", r"AccountKey=([A-Za-z0-9+/]{40,}={0,2})", ("accountkey=",),
-            group=1, priority=92),
-    _vendor("azure_shared_access_key", r"SharedAccessKey=([A-Za-z0-9+/]{30,}={0,2})",
-            ("sharedaccesskey=",), group=1, priority=92),
-    _vendor("azure_sas_token", r"[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", ("sig=",),
-            group=1),
-    _vendor("vault_token", r"hv[sbr]\.[A-Za-z0-9_\-]{24,}", ("hvs.", "hvb.", "hvr."),
-            accept=_bounded_left),
-    _vendor("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", ("shp",)),
-    _vendor("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?", ("dapi",), accept=_bounded,
-            priority=85),
-    _vendor("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}", ("lin_",)),
-    _vendor("notion_token", r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})",
-            ("secret_", "ntn_"),
-            accept=lambda m, t: _bounded_left(m, t) and any(c.isdigit() for c in m.group()),
-            priority=88),
-    _vendor("atlassian_token", r"ATATT3[A-Za-z0-9_\-=]{100,}", ("atatt3",)),
-    _vendor("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",)),
-    _vendor("doppler_token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}", ("dp.",)),
-    _vendor("grafana_token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", ("glsa_",)),
-    _vendor("sentry_token", r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}", ("sntry",)),
-    _vendor("square_token", r"EAAA[A-Za-z0-9_\-]{60}", ("eaaa",), accept=_bounded, priority=85),
-    _vendor("discord_webhook",
-            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}",
-            ("discord",)),
-    _vendor("teams_webhook",
-            r"https://[a-z0-9\-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{60,}",
-            ("webhook.office.com",), priority=85),
-    # detect-secrets' AWS secret pattern needs quotes; env files and prose do not quote.
-    _vendor("aws_secret_key",
-            r"(?i)aws.{0,30}?secret.{0,30}?[=:\s][\"']?(?P<value>[A-Za-z0-9/+]{40})"
-            r"(?![A-Za-z0-9/+=])",
-            ("aws",), group="value", min_run=40, priority=82,
-            accept=lambda m, t: _char_classes(m.group("value")) >= 3
-            and _wordiness(m.group("value")) < 0.5),
-    # mysql / mysqldump take the password glued to -p: "mysql -u root -pS3cret db".
-    _vendor("cli_password",
-            r"(?<![\w\-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)\b[^\n]{0,200}?"
-            r"\s-p(?P<value>[^\s'\"]{3,128})",
-            ("mysql", "mariadb"), group="value", priority=78,
-            accept=lambda m, t: not _is_placeholder(m.group("value"))),
-]
-
 # JWT: detect-secrets' pattern stops short of the signature (lazy tail), so match the three
 # segments ourselves and let its validator decode the header and payload JSON.
 _JWT_RULE = _vendor(
@@ -317,7 +169,7 @@ _ADO_RULE = _vendor(
 
 _REGEX_RULES: tuple[_Rule, ...] = tuple(
     _library_rules()
-    + _VENDOR_RULES
+    + VENDOR_RULES
     + [_JWT_RULE, _PRIVATE_KEY_RULE, _CREDENTIAL_URL_RULE, _ADO_RULE]
 )
 # Kinds with a shape of their own: found in a re-joined or decoded reading of a note, they count

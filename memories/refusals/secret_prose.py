@@ -39,7 +39,7 @@ _IDENTIFIER_CHARS = frozenset(string.ascii_letters + string.digits + "_-.")
 # ('"password": …'), a C array size ("char password[25] = …"), a type ("password: str = …",
 # Go's "var password string = …").
 DECLARATOR = (
-    r"(?:[\"'](?=\s*[:=])|\[\s*\d{0,4}\s*\]|\s*:\s*(?:str|string|String|bytes)(?=\s*=)"
+    r"(?:[\"'](?=\s*[:=,])|\[\s*\d{0,4}\s*\]|\s*:\s*(?:str|string|String|bytes)(?=\s*=)"
     r"|\s+(?:string|String|\[\]byte)(?=\s*=))?"
 )
 # "secrete = …", "secretKey: …", "passwordSuper = …": a keyword with more letters is a name a
@@ -85,7 +85,12 @@ def _keyword_identifier(
     if end < len(text) and text[end].isalnum():
         return None
     left = start
-    if start and text[start - 1].isalnum():
+    # A camelCase hump is a word boundary: "bitbucketToken", "settlemintApiKey".
+    # After capitals, the hump is the last capital before lower case: "ETSYToken".
+    hump = start and text[start].isupper() and (
+        text[start - 1].islower()  # not after a digit: "1Password" is a product
+        or (text[start - 1].isupper() and text[start + 1: start + 2].islower()))
+    if start and text[start - 1].isalnum() and not hump:
         if not glue_ok:
             return None
         while left and text[left - 1].isalpha() and start - left < 12:
@@ -177,7 +182,10 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         if span is None:
             continue
         keyword = text[span[0]: span[1]]
-        if _NOT_A_PASSWORD_SUFFIX_RE.search(keyword) or _NOT_A_PASSWORD_PREFIX_RE.search(keyword):
+        # A suffix after the password word says what the name is about ("password_login");
+        # before it, a word says whose password it is ("administrator_login_password").
+        if (_NOT_A_PASSWORD_SUFFIX_RE.search(text, core.end(), span[1])
+                or _NOT_A_PASSWORD_PREFIX_RE.search(keyword)):
             continue
         variable = bool(span[0]) and text[span[0] - 1] in "${%"
         if variable and (text[span[0] - 1] != "$" or text[span[0] - 2: span[0]] == "{$"):

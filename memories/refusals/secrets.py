@@ -61,6 +61,7 @@ from memories.refusals.secret_context import (
     _find_high_entropy,
 )
 from memories.refusals.secret_formats import FORMAT_KINDS, Candidate, _regex_candidates
+from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
 from memories.refusals.secret_prose import (
     _find_bare_passwords,
@@ -93,6 +94,7 @@ _PROSE_FINDERS = (
     _find_auth_headers,
     _find_generic_assignments,
     find_quoted_phrase_assignments,
+    find_manifest_secrets,
     find_code_literals,
     _find_high_entropy,
 )

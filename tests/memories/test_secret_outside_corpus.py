@@ -1,8 +1,10 @@
 """The secret detector on data nobody here wrote (issue 18; SPEC R-SAVE-2).
 
-tests/data/outside/secrets/corpus.jsonl holds other scanners' test cases and fixtures and lines
-of other people's files (see its README for every source and licence). No rule is tuned on it:
-a case a rule was changed for moves to tests/data/secret_tuning_from_outside.jsonl first.
+tests/data/outside/secrets/ holds other scanners' test cases and fixtures and lines of other
+people's files (corpus.jsonl) and the quarter of gitleaks' rule tests never looked at
+(gitleaks.jsonl); its README gives every source and licence. No rule is tuned on them: a case a
+rule was changed for moves to tests/data/secret_tuning_from_outside.jsonl first, and the gitleaks
+rule files drawn for tuning are tests/data/secret_tuning_from_gitleaks.jsonl.
 
 Plain tests: no database, no Django (run with ``-p no:django``). Scan time is measured by
 ``make bench BENCH=bench_secrets``, not here.
@@ -24,16 +26,22 @@ from benchmarks.bench_secrets import NEAR_MISS, outside_figures  # noqa: E402
 from memories.refusals.secrets import find_secrets  # noqa: E402
 
 OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
+OUTSIDE_GITLEAKS = OUTSIDE.parent / "gitleaks.jsonl"
 README = OUTSIDE.parent / "README.md"
 TUNING = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
+TUNING_GITLEAKS = ROOT / "tests" / "data" / "secret_tuning_from_gitleaks.jsonl"
 
 # Issue 18's targets on the outside set.
 RECALL_TARGET = 0.995
 FALSE_REFUSAL_TARGET = 0.003
-# Recall as measured (0.990, 196/198, on the cases never looked at): the issue's 0.995 is not
-# reached on this set (README, "Where the detector and the sources disagree"). This floor keeps it
-# from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that is met.
-RECALL_FLOOR = 0.989
+# Recall as measured on both outside files together (0.978, 436/446: 196/198 of corpus.jsonl,
+# 240/248 of gitleaks.jsonl): the issue's 0.995 is not reached (README, "Where the detector and
+# the sources disagree"). This floor keeps it from falling; raise it as misses are fixed, and
+# replace it with RECALL_TARGET once that is met.
+RECALL_FLOOR = 0.977
+# The gitleaks rule files drawn for tuning, as measured after tuning (0.979, 661/675); the
+# misses left are cases the detector disagrees with on purpose (README).
+GITLEAKS_TUNING_RECALL_FLOOR = 0.979
 
 
 def load(path: Path) -> list[dict]:
@@ -43,7 +51,7 @@ def load(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def outside() -> list[dict]:
-    return load(OUTSIDE)
+    return load(OUTSIDE) + load(OUTSIDE_GITLEAKS)
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +61,9 @@ def figures(outside) -> dict:
 
 def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
     assert {r["label"] for r in outside} == {"secret", "benign"}
-    # 207 secret notes were cut; 9 moved to the tuning set since (README), 198 are left.
-    assert sum(r["label"] == "secret" for r in outside) >= 195
+    # corpus.jsonl: 207 secret notes were cut, 9 moved to the tuning set since (README), 198 are
+    # left; gitleaks.jsonl: 248 of the 923 cut (the rest was drawn for tuning).
+    assert sum(r["label"] == "secret" for r in outside) >= 440
     assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
     assert len({r["text"] for r in outside}) == len(outside)
     readme = README.read_text(encoding="utf-8")
@@ -68,8 +77,20 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
 
 
 def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
-    tuned = {r["text"] for r in load(TUNING)}
+    tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS)}
     assert tuned and not tuned & {r["text"] for r in outside}
+    tuned_files = {r["source"].split(" ")[1] for r in load(TUNING_GITLEAKS)}
+    measured_files = {r["source"].split(" ")[1] for r in load(OUTSIDE_GITLEAKS)}
+    assert tuned_files and measured_files and not tuned_files & measured_files
+
+
+def test_recall_on_the_gitleaks_rule_files_drawn_for_tuning_does_not_fall(capsys):
+    figures = outside_figures(load(TUNING_GITLEAKS))
+    with capsys.disabled():
+        print(f"\nGitleaks tuning files: recall {figures['recall']:.4f} "
+              f"({figures['secrets'] - len(figures['missed'])}/{figures['secrets']})")
+    assert figures["secrets"] >= 600
+    assert figures["recall"] >= GITLEAKS_TUNING_RECALL_FLOOR, [r["text"][:80] for r in figures["missed"]]
 
 
 def test_the_cases_moved_to_tuning_are_decided_as_their_sources_label_them():

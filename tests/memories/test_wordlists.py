@@ -99,8 +99,9 @@ def _digest(value) -> tuple[int, str]:
 def test_there_are_data_files():
     # 30, the three romanisation tables of issue 18 (romanise.py), and the look-alike table
     # (secrets_confusables, normalise.py), and the keyword look-alikes (secret_prose.py), and
-    # the street words of people_addresses.py (two)
-    assert len(DATA_FILES) == 37
+    # the street words of people_addresses.py (two), and the vendors' prefixed token formats
+    # (secret_vendors.py)
+    assert len(DATA_FILES) == 38
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -123,9 +124,11 @@ def test_data_file_is_clean(path):
 
 def test_every_data_file_is_used():
     used = set()
-    # The romanisation tables are read by romanise.py (scheme tables, not word lists: not frozen).
+    # The romanisation tables are read by romanise.py (scheme tables, not word lists: not frozen),
+    # the token formats by secret_vendors.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
+        "memories.refusals.secret_vendors",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None

@@ -1,0 +1,65 @@
+"""Secrets written the way two configuration formats hold them (R-SAVE-2):
+
+* a Kubernetes ``Secret`` manifest: every value under ``data:`` is the secret, base64-encoded
+  (``extra: YWRtaW46cGFzc3dvcmQ=``), and every value under ``stringData:`` is it in plain text;
+* NuGet / .NET ``<add key="ClearTextPassword" value="…" />``: the name is an attribute, the
+  secret the next one.
+
+Elsewhere a base64 value without a keyword is judged by its randomness; here the manifest says
+what it is.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+
+from memories.refusals.secret_assignments import credential_name
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_values import _acceptable_password, _compile, _is_placeholder
+
+_SECRET_KIND_RE = _compile(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
+_DATA_RE = _compile(r"(?m)^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*$")
+_ENTRY_RE = _compile(r"(?m)^(?P<indent>[ \t]*)[\w.\-]+:[ \t]*[\"']?(?P<val>[^\s\"'#]{1,512})[\"']?[ \t]*$")
+_ADD_KEY_VALUE_RE = _compile(
+    r"<add\s+key\s*=\s*\"(?P<name>[^\"<>]{1,80})\"\s+value\s*=\s*\"(?P<val>[^\"<>\n]{1,256})\"",
+    re.IGNORECASE,
+)
+
+
+def _base64_text(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    return len(decoded) >= 3 and decoded.isprintable()
+
+
+def _kubernetes_secret_values(text: str) -> Iterator[tuple[int, int]]:
+    for block in _DATA_RE.finditer(text):
+        indent = len(block.group("indent").expandtabs())
+        position = block.end() + 1
+        for entry in _ENTRY_RE.finditer(text, position):
+            if entry.start() != position or len(entry.group("indent").expandtabs()) <= indent:
+                break  # the block ends at the first line that is not one of its entries
+            position = entry.end() + 1
+            value = entry.group("val")
+            if block.group("block") == "data" and not _base64_text(value):
+                continue
+            if block.group("block") == "stringData" and (len(value) < 4 or _is_placeholder(value)):
+                continue
+            yield entry.span("val")
+
+
+def find_manifest_secrets(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "kind" in lowered and "secret" in lowered and _SECRET_KIND_RE.search(text):
+        for start, end in _kubernetes_secret_values(text):
+            if not _overlaps(taken, start, end):
+                yield "kubernetes_secret", start, end, 74
+    if "<add" in lowered:
+        for match in _ADD_KEY_VALUE_RE.finditer(text):
+            start, end = match.span("val")
+            if (credential_name(match.group("name")) and not _overlaps(taken, start, end)
+                    and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
+                yield "generic_secret", start, end, 64

@@ -1,0 +1,152 @@
+"""Vendors' token formats that detect-secrets does not ship (R-SAVE-2), each from the vendor's
+published format. A rule needs its prefix in the lowercased note, so most are skipped.
+"""
+from __future__ import annotations
+
+from memories.refusals.secret_rules import _bounded, _bounded_left, _Rule, _vendor
+from memories.refusals.secret_values import (
+    _char_classes,
+    _is_placeholder,
+    _looks_random,
+    _wordiness,
+)
+from memories.refusals.wordlists import entries
+
+# Vendor formats detect-secrets does not ship, from the vendors' published token formats.
+VENDOR_RULES: list[_Rule] = [
+    _vendor("anthropic_key", r"sk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_\-]{32,}", ("sk-ant-",),
+            accept=_bounded_left, priority=95),
+    _vendor("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{32,}", ("sk-ant-",), accept=_bounded_left,
+            priority=94),
+    _vendor("openai_key", r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}",
+            ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-"), accept=_bounded_left,
+            priority=93),
+    _vendor("openai_key", r"sk-(?!ant-)[A-Za-z0-9]{32,}(?![A-Za-z0-9_\-])", ("sk-",),
+            accept=lambda m, t: _bounded_left(m, t) and _looks_random(m.group(), with_keyword=True),
+            priority=85),
+    _vendor("github_token", r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", ("github_pat_",),
+            accept=_bounded_left, priority=95),
+    _vendor("github_token", r"gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])",
+            ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), accept=_bounded_left, priority=92),
+    _vendor("gitlab_token", r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|oas)-[A-Za-z0-9_\-]{20,}", ("gl",),
+            accept=_bounded_left, priority=89),
+    # Hugging Face: "hf_" + 34 letters. Letters only, so ask for both cases, not for digits.
+    _vendor("huggingface_token", r"hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", ("hf_",),
+            accept=lambda m, t: _bounded_left(m, t) and _char_classes(m.group()[3:]) >= 2
+            and _wordiness(m.group()[3:]) <= 0.6),
+    _vendor("npm_token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ("npm_",), accept=_bounded_left),
+    _vendor("pypi_token", r"pypi-AgE[A-Za-z0-9_\-]{50,}", ("pypi-",), accept=_bounded_left),
+    _vendor("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}", ("_v1_",), accept=_bounded_left),
+    _vendor("google_api_key", r"AIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])", ("aiza",),
+            accept=_bounded_left),
+    # age (age-encryption.org/v1): an X25519 identity is Bech32 with the HRP "AGE-SECRET-KEY-",
+    # written upper-case: "AGE-SECRET-KEY-1" + 58 characters of the Bech32 alphabet.
+    _vendor("age_secret_key", r"(?i)AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{50,70}",
+            ("age-secret-key-1",), accept=_bounded_left, priority=95),
+    # Discord bot tokens: base64 user id . timestamp . HMAC; the HMAC grew from 27 to 38 characters.
+    _vendor("discord_token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
+            ("",), accept=_bounded, priority=81, min_run=24),
+    # The same shape with any first letter: a payload, a 6-character timestamp and an HMAC is
+    # how signed session tokens are written (Discord, itsdangerous' TimestampSigner); the HMAC
+    # must read as random, so dotted names ("app_settings.models.SomeLongClassName") pass.
+    _vendor("signed_token",
+            r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,40}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,43}",
+            (".",), priority=79, min_run=27,
+            accept=lambda m, t: _bounded(m, t) and _looks_random(m.group().rsplit(".", 1)[1],
+                                                                 with_keyword=False)),
+    _vendor("groq_key", r"gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])", ("gsk_",), accept=_bounded_left),
+    _vendor("tailscale_key", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
+            ("tskey-",)),
+    _vendor("google_oauth_secret", r"GOCSPX-[0-9A-Za-z_\-]{28}", ("gocspx-",)),
+    _vendor("slack_token", r"xox[abposre]-[A-Za-z0-9\-]{10,}", ("xox",),
+            accept=lambda m, t: _bounded_left(m, t) and any(c.isdigit() for c in m.group()),
+            priority=88),
+    _vendor("slack_token", r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{32,}", ("xapp-",)),
+    _vendor("stripe_key", r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}", ("k_live_", "k_test_"),
+            accept=_bounded_left, priority=91),
+    _vendor("stripe_webhook_secret", r"whsec_[A-Za-z0-9+/=]{24,}", ("whsec_",),
+            accept=_bounded_left),
+    _vendor("sendgrid_key", r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}", ("sg.",),
+            priority=89),
+    _vendor("twilio_key", r"(?:AC|SK)[0-9a-fA-F]{32}", ("ac", "sk"), accept=_bounded,
+            priority=79, min_run=34),
+    _vendor("mailgun_key", r"key-[0-9a-zA-Z]{32}(?![0-9a-zA-Z])", ("key-",), accept=_bounded_left,
+            priority=85),
+    _vendor("mailgun_key", r"(?<![0-9a-f])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![0-9a-f])", ("-",),
+            priority=85, min_run=50),
+    _vendor("azure_storage_key", r"AccountKey=([A-Za-z0-9+/]{40,}={0,2})", ("accountkey=",),
+            group=1, priority=92),
+    _vendor("azure_shared_access_key", r"SharedAccessKey=([A-Za-z0-9+/]{30,}={0,2})",
+            ("sharedaccesskey=",), group=1, priority=92),
+    _vendor("azure_sas_token", r"[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", ("sig=",),
+            group=1),
+    _vendor("vault_token", r"hv[sbr]\.[A-Za-z0-9_\-]{24,}", ("hvs.", "hvb.", "hvr."),
+            accept=_bounded_left),
+    _vendor("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", ("shp",)),
+    _vendor("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?", ("dapi",), accept=_bounded,
+            priority=85),
+    _vendor("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}", ("lin_",)),
+    _vendor("notion_token", r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})",
+            ("secret_", "ntn_"),
+            accept=lambda m, t: _bounded_left(m, t) and any(c.isdigit() for c in m.group()),
+            priority=88),
+    _vendor("atlassian_token", r"ATATT3[A-Za-z0-9_\-=]{100,}", ("atatt3",)),
+    _vendor("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",)),
+    _vendor("doppler_token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}", ("dp.",)),
+    _vendor("grafana_token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", ("glsa_",)),
+    _vendor("sentry_token", r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}", ("sntry",)),
+    _vendor("square_token", r"EAAA[A-Za-z0-9_\-]{60}", ("eaaa",), accept=_bounded, priority=85),
+    _vendor("discord_webhook",
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}",
+            ("discord",)),
+    _vendor("teams_webhook",
+            r"https://[a-z0-9\-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{60,}",
+            ("webhook.office.com",), priority=85),
+    # detect-secrets' AWS secret pattern needs quotes; env files and prose do not quote.
+    _vendor("aws_secret_key",
+            r"(?i)aws.{0,30}?secret.{0,30}?[=:\s][\"']?(?P<value>[A-Za-z0-9/+]{40})"
+            r"(?![A-Za-z0-9/+=])",
+            ("aws",), group="value", min_run=40, priority=82,
+            accept=lambda m, t: _char_classes(m.group("value")) >= 3
+            and _wordiness(m.group("value")) < 0.5),
+    # mysql / mysqldump take the password glued to -p: "mysql -u root -pS3cret db".
+    _vendor("cli_password",
+            r"(?<![\w\-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)\b[^\n]{0,200}?"
+            r"\s-p(?P<value>[^\s'\"]{3,128})",
+            ("mysql", "mariadb"), group="value", priority=78,
+            accept=lambda m, t: not _is_placeholder(m.group("value"))),
+    # Microsoft Entra (Azure AD) client secrets: 3 characters, a digit, "Q~", then 31-34.
+    _vendor("azure_client_secret",
+            r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])",
+            ("q~",), priority=88),
+    _vendor("cloudflare_origin_ca_key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), priority=90),
+    _vendor("easypost_key", r"EZ[AT]K[A-Za-z0-9]{54}", ("ezak", "eztk"), accept=_bounded_left),
+    _vendor("new_relic_key", r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9\-]{32})(?![A-Za-z0-9])",
+            ("nrak-", "nrii-"), accept=_bounded_left),
+    _vendor("prefect_key", r"pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ("pnu_",), accept=_bounded_left),
+    _vendor("grafana_token", r"glc_[A-Za-z0-9+/]{32,400}={0,2}", ("glc_",), accept=_bounded_left),
+    _vendor("settlemint_token", r"sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])", ("sm_",),
+            accept=_bounded_left),
+    # Sidekiq Enterprise / Pro gem-server credentials, set for Bundler: "user:password" in hex.
+    _vendor("sidekiq_secret",
+            r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM\w*[\"']?\s*(?:string\s*)?[:=]{1,2}\s*[\"']?"
+            r"(?P<value>[a-f0-9]{8}:[a-f0-9]{8})(?![a-f0-9])",
+            ("contribsys__com",), group="value", priority=88),
+    # Slack incoming webhooks and workflow triggers: the path is the credential.
+    _vendor("slack_webhook",
+            r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+\-]{20,}",
+            ("hooks.slack.com",), priority=89,
+            accept=lambda m, t: any(c.isdigit() for c in m.group().rsplit("/", 1)[-1])),
+]
+
+
+def _prefixed_formats() -> list[_Rule]:
+    """The formats of data/secret_prefixed_formats.txt: a prefix of their own, no other check."""
+    rules = []
+    for entry in entries("secret_prefixed_formats"):
+        kind, needs, pattern = entry.split("\t")
+        rules.append(_vendor(kind, pattern, tuple(needs.split(",")), accept=_bounded_left, priority=88))
+    return rules
+
+
+VENDOR_RULES += _prefixed_formats()
