@@ -48,7 +48,7 @@ _AUTH_TAIL_RE = _compile(
 )
 
 
-def _basic_credentials(value: str) -> bool:
+def basic_credentials(value: str) -> bool:
     try:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
@@ -77,7 +77,7 @@ def _find_auth_headers(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         header = match.group("header") is not None
         scheme = (match.group("scheme") or core.group()).lower()
         if scheme == "basic":
-            if _basic_credentials(value) or _looks_random(value, with_keyword=True):
+            if basic_credentials(value) or _looks_random(value, with_keyword=True):
                 yield "basic_auth", start, start + len(value), 73
             continue
         if _looks_random(value, with_keyword=True) or (header and _UUID_RE.fullmatch(value)) or (

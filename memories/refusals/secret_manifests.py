@@ -1,9 +1,11 @@
-"""Secrets written the way two configuration formats hold them (R-SAVE-2):
+"""Secrets written the way configuration files hold them (R-SAVE-2):
 
 * a Kubernetes ``Secret`` manifest: every value under ``data:`` is the secret, base64-encoded
   (``extra: YWRtaW46cGFzc3dvcmQ=``), and every value under ``stringData:`` is it in plain text;
 * NuGet / .NET ``<add key="ClearTextPassword" value="…" />``: the name is an attribute, the
-  secret the next one.
+  secret the next one;
+* Docker's ``config.json``: ``"auth": "<base64 of user:password>"``;
+* a PostgreSQL password file line, ``hostname:port:database:username:password``.
 
 Elsewhere a base64 value without a keyword is judged by its randomness; here the manifest says
 what it is.
@@ -16,12 +18,19 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.secret_assignments import credential_name
+from memories.refusals.secret_context import basic_credentials
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_values import _acceptable_password, _compile, _is_placeholder
 
 _SECRET_KIND_RE = _compile(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
 _DATA_RE = _compile(r"(?m)^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*$")
 _ENTRY_RE = _compile(r"(?m)^(?P<indent>[ \t]*)[\w.\-]+:[ \t]*[\"']?(?P<val>[^\s\"'#]{1,512})[\"']?[ \t]*$")
+_DOCKER_AUTH_RE = _compile(r"\"auth\"\s*:\s*\"(?P<val>[A-Za-z0-9+/]{8,}={0,2})\"")
+# The host has a dot or is localhost / "*" (so IPv6 groups and clock times do not read as one).
+_PGPASS_RE = _compile(
+    r"(?<![\w.:/\-])(?P<host>[A-Za-z0-9\-]*\.[A-Za-z0-9.\-]+|localhost|\*):(?:\d{1,5}|\*)"
+    r":[\w*\-.]+:[\w*\-.@]+:(?P<val>[^\s:]{4,128})"
+)
 _ADD_KEY_VALUE_RE = _compile(
     r"<add\s+key\s*=\s*\"(?P<name>[^\"<>]{1,80})\"\s+value\s*=\s*\"(?P<val>[^\"<>\n]{1,256})\"",
     re.IGNORECASE,
@@ -63,3 +72,14 @@ def find_manifest_secrets(text: str, lowered: str, taken: Spans) -> Iterator[Can
             if (credential_name(match.group("name")) and not _overlaps(taken, start, end)
                     and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
                 yield "generic_secret", start, end, 64
+    if '"auth"' in lowered:
+        for match in _DOCKER_AUTH_RE.finditer(text):
+            start, end = match.span("val")
+            if basic_credentials(match.group("val")) and not _overlaps(taken, start, end):
+                yield "basic_auth", start, end, 73
+    if text.count(":") >= 4:
+        for match in _PGPASS_RE.finditer(text):
+            start, end = match.span("val")
+            if (not _overlaps(taken, start, end)
+                    and _acceptable_password(match.group("val"), strength="weak")):
+                yield "password_file_line", start, end, 70

@@ -119,6 +119,13 @@ def test_a_long_number_assigned_to_a_strong_credential_word_is_a_secret():
     "BUNDLE_ENTERPRISE__CONTRIBSYS__COM=" + "4de3" + "8a05:" + "475f454c",  # Sidekiq
     "dop_v1_" + "00112233445566778899aabbccddeeff" * 2,  # DigitalOcean
     "pscale_tkn_" + (RANDOM * 2)[:32],  # PlanetScale
+    "sbp_" + "00112233445566778899aabbccddeeff01234567",  # Supabase
+    "re_" + "q7vx2mr9" + "_" + (RANDOM * 2)[:24],  # Resend
+    "sk.eyJ" + (RANDOM * 2)[:30] + "." + RANDOM,  # Mapbox secret token
+    "ya29." + (RANDOM * 3)[:60],  # Google OAuth access token
+    "lsv2_pt_" + "0123456789abcdef" * 2 + "_" + "0123456789",  # LangSmith
+    "sk-or-v1-" + "0123456789abcdef" * 4,  # OpenRouter
+    "pat-na1-" + "3f6c1a2e-9b7d-4e55-8c1f-2a9d7b6e4c30",  # HubSpot private app
 ])
 def test_vendor_formats_without_a_keyword_are_secrets(token):
     assert flagged(f"the integration uses {token} for now")
@@ -141,3 +148,18 @@ def test_every_prefixed_format_in_the_data_file_is_well_formed():
 ])
 def test_prose_near_the_new_formats_passes(text):
     assert not flagged(text)
+
+
+def test_a_docker_config_auth_entry_is_a_secret():
+    auth = base64.b64encode(b"deploy:summer-2024").decode()
+    assert flagged('{"auths": {"registry.example.com": {"auth": "' + auth + '"}}}')
+    # Base64 of anything but user:password is no credential.
+    assert not flagged('{"auth": "' + base64.b64encode(b"registry mirror").decode() + '"}')
+
+
+def test_a_postgres_password_file_line_is_a_secret():
+    assert flagged("pgpass line: db.internal:5432:app:app:" + "Wq7rT2zKp")
+    assert flagged("*:*:*:reporting:" + RANDOM)
+    # Clock times and IPv6 addresses are not.
+    assert not flagged("Deploy window 10:20:30:45:00 on Friday")
+    assert not flagged("Peer fe80:0:0:0:1c2a:3b4c:5d6e:7f80 dropped")
