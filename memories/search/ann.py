@@ -182,6 +182,21 @@ def _kept_graph(alias: str, workspace, kept: tuple[int, int]) -> Graph | None:
     return graph if graph is not None and graph.rows == kept[1] else None
 
 
+def _keep(alias: str, workspace, version: int, graph: Graph) -> None:
+    """Keeps a built graph for the other workers; one that cannot be kept is still used here."""
+    from django.db import DatabaseError
+
+    from memories.search import snapshot
+
+    try:
+        snapshot.write_graph(alias, workspace, version, graph.to_bytes())
+    except snapshot.TooBig as error:
+        logger.warning("%s", error)
+    except DatabaseError:
+        logger.exception("The search graph of workspace %s was built but could not be kept; other workers "
+                         "build their own.", workspace)
+
+
 def request_graph(index) -> None:
     """Asks the worker's ANN thread for the graph of a big workspace index (the one kept beside
     its snapshot, or a new one), unless it has it; called after a search, so that the search does
@@ -218,7 +233,7 @@ def request_graph(index) -> None:
             if graph is None:
                 graph = Graph.build(matrix, rows)
                 if rows == kept[1]:
-                    snapshot.write_graph(alias, workspace, kept[0], graph.to_bytes())
+                    _keep(alias, workspace, kept[0], graph)
             return graph
         finally:
             try:

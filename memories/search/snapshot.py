@@ -40,6 +40,10 @@ MIN_ROWS = 20000
 #: search of a fresh worker: one part 0.6-1.6 s, 16 MB 0.39-0.6 s, 4 MB 0.29-0.34 s, 1-2 MB
 #: 0.22-0.27 s (the whole row in one read and widened after: 0.34-0.39 s).
 PART_BYTES = 1024 * 1024
+#: PostgreSQL keeps at most 1 GB in one field. A snapshot or graph near that size (about a million
+#: notes) is not sent to fail there: it is not kept, and fresh workers read the notes or build the
+#: graph themselves, which is slower but correct.
+MAX_VALUE_BYTES = 1000 * 1000 * 1000
 _ARRAYS = (("ids", "S16"), ("vectors", "<f2"), ("has_vector", "?"), ("scope", "<i4"), ("layer", "<i4"),
            ("subject", "<i4"), ("length", "<f8"), ("offsets", "<i8"), ("rows", "<i4"), ("counts", "<f4"))
 
@@ -129,8 +133,22 @@ def read_in_parts(alias: str, workspace_id, wanted: Callable[[int], bool],
     return version, payload
 
 
+class TooBig(ValueError):
+    """A snapshot or graph too big for one PostgreSQL field (``MAX_VALUE_BYTES``)."""
+
+
+def _fits(what: str, workspace_id, size: int) -> None:
+    if size > MAX_VALUE_BYTES:
+        raise TooBig(f"The search {what} of workspace {workspace_id} is {size / 1e9:.2f} GB, over the "
+                     f"{MAX_VALUE_BYTES / 1e9:.0f} GB a database field holds, so it is not kept. Fresh workers "
+                     f"rebuild it themselves: searches stay correct, but their first search is slower.")
+
+
 def write(alias: str, workspace_id, version: int, payload: bytes) -> None:
-    """Keeps ``payload`` as the workspace's snapshot unless a newer one is there already."""
+    """Keeps ``payload`` as the workspace's snapshot unless a newer one is there already.
+
+    Raises ``TooBig`` when it is over ``MAX_VALUE_BYTES``."""
+    _fits("index", workspace_id, len(payload))
     connection = connections[alias]
     with fast_cursor(connection) as cursor:
         execute(cursor, connection,
@@ -143,7 +161,9 @@ def write(alias: str, workspace_id, version: int, payload: bytes) -> None:
 
 def write_graph(alias: str, workspace_id, version: int, graph: bytes) -> bool:
     """Keeps ``graph`` (``memories.search.ann``) beside the snapshot of ``version``, whose rows it
-    numbers; False when that snapshot is gone or was replaced."""
+    numbers; False when that snapshot is gone or was replaced. Raises ``TooBig`` when it is over
+    ``MAX_VALUE_BYTES``."""
+    _fits("graph", workspace_id, len(graph))
     connection = connections[alias]
     with fast_cursor(connection) as cursor:
         execute(cursor, connection, "UPDATE memories_search_snapshot SET graph = %s WHERE workspace_id = %s "

@@ -204,3 +204,33 @@ def test_a_worker_waits_for_the_graph_another_worker_is_building(search_model, o
 def _conninfo(connection) -> str:
     params = connection.get_connection_params()
     return " ".join(f"{key}={params[key]}" for key in ("host", "port", "user", "dbname", "password") if params.get(key))
+
+
+def test_a_graph_too_big_to_keep_is_still_used_and_the_log_says_so(search_model, owner, people,  # noqa: F811
+                                                                    small_threshold, monkeypatch, caplog):
+    workspace, colleague = people
+    monkeypatch.setattr(snapshot, "MIN_ROWS", 10)
+    _fill(workspace, owner, colleague, random.Random(11), count=300)
+    source = _turn_source(actor_for(owner, workspace))
+    index.INDEXES.clear()
+    _indexed(source, "weekly report", 5)  # loads and keeps the snapshot (small enough)
+    ann.BUILDER.wait()
+    kept = index.INDEXES.get(workspace.db_alias, workspace.id).kept
+    with workspace_cursor(workspace) as cursor:
+        cursor.execute("UPDATE memories_search_snapshot SET graph = NULL")
+    # A graph over the field limit (PostgreSQL keeps at most 1 GB in one field) is not sent.
+    monkeypatch.setattr(snapshot, "MAX_VALUE_BYTES", 1000)
+    index.INDEXES.clear()  # a fresh worker: reads the snapshot, builds the graph, cannot keep it
+    with caplog.at_level("WARNING", logger="memories.search.ann"):
+        held = _ready(source, workspace)
+    assert held.graph is not None  # searches use it all the same
+    assert snapshot.read_graph(workspace.db_alias, workspace.id, kept[0]) is None
+    assert any("a database field holds, so it is not kept" in r.getMessage() for r in caplog.records)
+    with pytest.raises(snapshot.TooBig):
+        snapshot.write(workspace.db_alias, workspace.id, kept[0] + 1, held._pack())
+
+
+def workspace_cursor(workspace):
+    from django.db import connections
+
+    return connections[workspace.db_alias].cursor()
