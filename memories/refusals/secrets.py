@@ -34,12 +34,15 @@ URL-encoding undone, base64 / base32 runs decoded) is scanned too, and what is f
 reported at the original characters.
 
 The rules live in modules by meaning: ``secret_values`` (is this value key material?),
-``secret_formats`` (one regex, one kind), ``secret_prose`` (passwords in sentences),
+``secret_formats`` (one regex, one kind; the rule type in ``secret_rules``, vendors' formats in
+``secret_vendors`` and ``data/secret_prefixed_formats.txt``), ``secret_prose`` (passwords in
+sentences),
 ``secret_context`` (headers, assignments, random strings and the words around them),
 ``secret_assignments`` (a quoted phrase assigned to a credential name), ``secret_urls``
 (credential URLs and connection strings, and which URL passwords are placeholders),
-``secret_code`` (a literal compared with or passed to a credential name) and ``secret_numbers``
-(card numbers and PINs). A secret split over several saves is ``across_notes``' question.
+``secret_code`` (a literal compared with or passed to a credential name), ``secret_manifests``
+(Kubernetes Secrets, NuGet, Docker ``config.json``, ``.pgpass``) and ``secret_numbers`` (card
+numbers and PINs). A secret split over several saves is ``across_notes``' question.
 
 Every plugin object and regex is built once at import and only read afterwards, so
 ``find_secrets`` is re-entrant. Each rule names substrings it cannot match without, so most
