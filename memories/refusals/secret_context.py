@@ -114,7 +114,7 @@ _GENERIC_TAIL_RE = _compile(
     r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"
     # After a quoted name a comma separates it from its value: 'setProperty("API_TOKEN", "…")'.
     r"(?P<sep>\s*(?:===|!==|==|!=|:{1,3}=|\?\??=|\.=|\+=|=>|->|<-|[:=]|(?<=[\"'])\s*,)\s*"
-    r"|\s+(?:is|was|is\s+now|=)\s+|(?(about)(?!)|\s+))"
+    r"|\s+(?:is|was|is\s+now|=|to)\s+|(?(about)(?!)|\s+))"
     # Quoted values may hold any printable character (Django keys: "k3#x!(-_=+)..."); bare
     # values stop at the first character outside the base64 / URL-safe alphabets.
     r"(?:@?\"(?P<dq>[^\"\s]{8,512})\"|'(?P<sq>[^'\s]{8,512})'|`(?P<bq>[^`\s]{8,512})`"
@@ -129,6 +129,8 @@ _NOT_A_SECRET_KEYWORD_SUFFIX_RE = _compile(
     r"column|field|header|ttl|expiry|expires|version|format|env|var)$"
 )
 _B64_ALPHABET_RE = _compile(r"[A-Za-z0-9+/=_.~\-]+")
+_SET_BEFORE_RE = _compile(r"(?i)\b(?:set|setting|change|changed|update|updated|rotate|rotated|reset)"
+                          r"\s+(?:the\s+|our\s+)?(?:[\w\-]+\s+)?$")
 
 
 # Makefile's "::=" / ":::=", PHP's ".=" and "??=", "+=" assign too.
@@ -173,6 +175,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         match = _GENERIC_TAIL_RE.match(text, span[1])
         if match is None:
             continue
+        if match.group("sep").strip().lower() == "to" and not _SET_BEFORE_RE.search(text, 0, span[0]):
+            continue  # "set API_KEY to …" assigns; "send the token to ops" does not
         group = next(g for g in ("dq", "sq", "bq", "val", "sym") if match.group(g) is not None)
         if group == "sym" and not (
             _STRONG_KEYWORD_RE.search(keyword) and match.group("sep").strip() in _ASSIGNMENTS

@@ -8,7 +8,8 @@ piece also needs a card word near it, and a number named as an order, invoice, t
 other id is not a card number.
 
 A PIN is 4-8 digits written after the word PIN ("PIN 4821", "the pin code is 4821", "PIN für
-die Tür: 4821").
+die Tür: 4821"), or after a code that opens something ("door code 4821", "the code for the
+gate is 4821").
 """
 
 from __future__ import annotations
@@ -36,8 +37,13 @@ _ID_WORDS = re.compile(
 _CONTEXT = 48
 _PIN_NOUN_RE = re.compile(r"(?i)code|number|nummer")
 
+# A code that opens something is a PIN by another name: "door code 4821", "the code for the
+# gate is 4821", "alarm code: 4821".
+_LOCKS = r"(?:door|alarm|gate|keypad|safe|lock|entry|building|garage|locker)"
 _PIN_RE = re.compile(
-    r"(?<![A-Za-z])(?:pin|PIN)(?:[ \-]?(?:code|number|nummer|no\.?|#))?"
+    r"(?<![A-Za-z])(?:(?:pin|PIN)(?:[ \-]?(?:code|number|nummer|no\.?|#))?"
+    r"|" + _LOCKS + r"[ \-]?code"
+    r"|code(?=\s+(?:for|to|of)\s+(?:the\s+|our\s+)?(?:front\s+|back\s+|side\s+|main\s+)?" + _LOCKS + r"))"
     r"(?P<about>\s+(?:for|of|to|on|at|für|de|du|pour|para)(?:\s+[\w.'\-]{1,30}){1,4}?)?"
     r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es)\s+|(?(about)(?!)|\s+))"
     r"(?P<value>\d{4,8})(?![\d\w.,:/\-]|[.,]\d)",
@@ -92,5 +98,5 @@ def _find_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
 
 def find_cards_and_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     yield from _find_cards(text, lowered, taken)
-    if "pin" in lowered:
+    if "pin" in lowered or "code" in lowered:
         yield from _find_pins(text, lowered, taken)

@@ -209,7 +209,7 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
 
 _USER_WORD_RE = _compile(
     r"log\s*in|sign\s*in|credentials|creds?|username|user|account|acct|benutzer|utilisateur|"
-    r"usuario"
+    r"usuario|wi-?fi|wlan|ssid"
 )
 _USER_PASSWORD_TAIL_RE = _compile(
     r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"

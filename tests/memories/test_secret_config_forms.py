@@ -163,3 +163,27 @@ def test_a_postgres_password_file_line_is_a_secret():
     # Clock times and IPv6 addresses are not.
     assert not flagged("Deploy window 10:20:30:45:00 on Friday")
     assert not flagged("Peer fe80:0:0:0:1c2a:3b4c:5d6e:7f80 dropped")
+
+
+@pytest.mark.parametrize("text", [
+    "the code for the door is 4821",
+    "door code 4821",
+    "Alarm code: 90210",
+    "wifi: CoffeeShop / espresso2024",
+    "Set HEROKU_API_KEY to 3f6c1a2e-9b7d-4e55-8c1f-2a9d7b6e4c30",
+])
+def test_codes_wifi_pairs_and_set_to_in_prose_are_secrets(text):
+    assert flagged(text)
+
+
+@pytest.mark.parametrize("text", [
+    "zip code 94103",
+    "error code 4040 again",
+    "the code for the report is 2024",
+    "wifi is slow today / 2024 plan",
+    "send the token to ops-team-channel",
+    "set the token to expire in 30 days",
+    "moved the api key to vault",
+])
+def test_codes_and_to_that_hold_no_secret_pass(text):
+    assert not flagged(text)
