@@ -190,8 +190,6 @@ def _keep(alias: str, workspace, version: int, graph: Graph) -> None:
 
     try:
         snapshot.write_graph(alias, workspace, version, graph.to_bytes())
-    except snapshot.TooBig as error:
-        logger.warning("%s", error)
     except DatabaseError:
         logger.exception("The search graph of workspace %s was built but could not be kept; other workers "
                          "build their own.", workspace)

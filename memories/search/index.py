@@ -162,8 +162,6 @@ class WorkspaceIndex:
             try:
                 snapshot.write(self.alias, self.workspace_id, current, self._pack())
                 self.kept = (current, self.n)
-            except snapshot.TooBig as error:  # the next fresh worker reads the notes instead
-                logger.warning("%s", error)
             except DatabaseError:  # the next fresh worker reads the notes instead
                 logger.exception("The search index of workspace %s could not be kept.", self.workspace_id)
 

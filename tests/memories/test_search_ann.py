@@ -13,7 +13,7 @@ import pytest
 
 from memories.models import Note
 from memories.scopes import user_scope
-from memories.search import ann, hybrid, index, ranked, snapshot
+from memories.search import ann, hybrid, index, marker, ranked, snapshot
 from tests.factories import ALL_DATABASES
 from tests.memories.test_search import search_model  # noqa: F401  (the fixture)
 from tests.memories.test_search_index import (  # noqa: F401
@@ -206,28 +206,43 @@ def _conninfo(connection) -> str:
     return " ".join(f"{key}={params[key]}" for key in ("host", "port", "user", "dbname", "password") if params.get(key))
 
 
-def test_a_graph_too_big_to_keep_is_still_used_and_the_log_says_so(search_model, owner, people,  # noqa: F811
-                                                                    small_threshold, monkeypatch, caplog):
+@pytest.mark.django_db(transaction=True, databases=ALL_DATABASES)
+def test_a_snapshot_and_graph_over_one_part_are_kept_in_parts_and_read_back(search_model, owner, people,  # noqa: F811
+                                                                           small_threshold, monkeypatch):
+    # PostgreSQL keeps at most 1 GB in one field; parts of a few kilobytes stand in for that here.
     workspace, colleague = people
     monkeypatch.setattr(snapshot, "MIN_ROWS", 10)
+    monkeypatch.setattr(snapshot, "PART_LIMIT", 4096)
     _fill(workspace, owner, colleague, random.Random(11), count=300)
     source = _turn_source(actor_for(owner, workspace))
     index.INDEXES.clear()
-    _indexed(source, "weekly report", 5)  # loads and keeps the snapshot (small enough)
-    ann.BUILDER.wait()
-    kept = index.INDEXES.get(workspace.db_alias, workspace.id).kept
+    first = _ready(source, workspace)
+    expected = _indexed(source, "weekly report churn", 10)
     with workspace_cursor(workspace) as cursor:
-        cursor.execute("UPDATE memories_search_snapshot SET graph = NULL")
-    # A graph over the field limit (PostgreSQL keeps at most 1 GB in one field) is not sent.
-    monkeypatch.setattr(snapshot, "MAX_VALUE_BYTES", 1000)
-    index.INDEXES.clear()  # a fresh worker: reads the snapshot, builds the graph, cannot keep it
-    with caplog.at_level("WARNING", logger="memories.search.ann"):
-        held = _ready(source, workspace)
-    assert held.graph is not None  # searches use it all the same
-    assert snapshot.read_graph(workspace.db_alias, workspace.id, kept[0]) is None
-    assert any("a database field holds, so it is not kept" in r.getMessage() for r in caplog.records)
-    with pytest.raises(snapshot.TooBig):
-        snapshot.write(workspace.db_alias, workspace.id, kept[0] + 1, held._pack())
+        cursor.execute("SELECT count(*), count(graph) FROM memories_search_snapshot WHERE workspace_id = %s",
+                       [marker.workspace_param(workspace.db_alias, workspace.id)])
+        rows, graph_rows = cursor.fetchone()
+    version, payload = snapshot.read(workspace.db_alias, workspace.id)
+    assert rows == -(-len(payload) // 4096) >= 3  # the snapshot in parts
+    graph = first.graph.to_bytes()
+    assert graph_rows == -(-len(graph) // 4096) >= 2  # and the graph beside it
+    assert snapshot.read_graph(workspace.db_alias, workspace.id, version) == graph
+    built = []
+    build = ann.Graph.build
+    monkeypatch.setattr(ann.Graph, "build", classmethod(lambda cls, *args: built.append(1) or build(*args)))
+    index.INDEXES.clear()  # a fresh worker reads both in parts
+    fresh = _ready(source, workspace)
+    assert built == [] and fresh.n == first.n and fresh.graph.rows == first.graph.rows
+    assert _indexed(source, "weekly report churn", 10) == expected
+    # A new snapshot replaces every part; an older one does not replace a newer one.
+    snapshot.write(workspace.db_alias, workspace.id, version + 1, payload[:5000])
+    assert snapshot.read(workspace.db_alias, workspace.id) == (version + 1, payload[:5000])
+    assert snapshot.read_graph(workspace.db_alias, workspace.id, version + 1) is None
+    snapshot.write(workspace.db_alias, workspace.id, version, payload)
+    assert snapshot.read(workspace.db_alias, workspace.id)[0] == version + 1
+    # Deleting a note drops every part (the change marker's trigger).
+    Note.objects.using(workspace.db_alias).filter(workspace_id=workspace.id).first().delete()
+    assert snapshot.read(workspace.db_alias, workspace.id) is None
 
 
 def workspace_cursor(workspace):
