@@ -1,7 +1,7 @@
 """Secrets written the way configuration files hold them (R-SAVE-2):
 
 * a Kubernetes ``Secret`` manifest: every value under ``data:`` is the secret, base64-encoded
-  (``extra: YWRtaW46cGFzc3dvcmQ=``), and every value under ``stringData:`` is it in plain text;
+  (``reporting: cmVwb3J0aW5nLTIwMjQ=``), and every value under ``stringData:`` is it in plain text;
 * NuGet / .NET ``<add key="ClearTextPassword" value="…" />``: the name is an attribute, the
   secret the next one;
 * Docker's ``config.json``: ``"auth": "<base64 of user:password>"``;
