@@ -33,7 +33,7 @@ from memories.refusals.secret_prose import _NOT_A_PASSWORD_PREFIX_RE, _NOT_A_PAS
 from memories.refusals.secret_values import _acceptable_password, _compile, placeholder_phrase
 from memories.refusals.wordlists import words
 
-__all__ = ["credential_name", "find_quoted_phrase_assignments"]
+__all__ = ["NOT_CREDENTIAL_QUALIFIERS", "credential_name", "find_quoted_phrase_assignments", "name_parts"]
 
 # A quoted literal with a space in it.
 _PHRASE = r"(?:\"(?P<dq>[^\"\n]*\s[^\"\n]*)\"|'(?P<sq>[^'\n]*\s[^'\n]*)'|`(?P<bq>[^`\n]*\s[^`\n]*)`)"
@@ -70,14 +70,20 @@ _KEY_QUALIFIERS = frozenset(
     {"api", "auth", "access", "private", "priv", "signing", "client", "secret", "encryption",
      "master", "service", "account", "db", "database", "session", "webhook", "bearer", "refresh"}
 )
-# Tokens that are positions in a list, not credentials ("next_page_token").
-_NOT_CREDENTIAL_TOKENS = frozenset({"next", "page", "continuation", "cursor", "pagination", "sync"})
+# Words before "key" / "token" that make the name a map key, a position or a count
+# ("sort_key", "next_page_token"): data/secrets_not_credential_qualifiers.txt.
+NOT_CREDENTIAL_QUALIFIERS = words("secrets_not_credential_qualifiers")
 _NOT_ABOUT_THE_VALUE_RE = _compile(
     r"(?i)[_\-.](?:id|ids|name|names|type|count|length|len|url|uri|path|file|hash|prefix|"
     r"column|field|header|ttl|expiry|expires|version|format|env|var|description|desc|help|"
     r"label|hint|text|message|msg|title|comment|note|notes|doc|docs)$"
 )
 _CAMEL_HUMP_RE = _compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def name_parts(name: str) -> list[str]:
+    """The words of an identifier, lower case: "nextPageToken" -> next, page, token."""
+    return [p.lower() for p in _NAME_PART_RE.findall(name)]
 
 
 def credential_name(name: str) -> bool:
@@ -101,7 +107,7 @@ def credential_name(name: str) -> bool:
             return True  # "db_pass", "smtpPass"; a bare "pass" is a verb as often
         if part == "key" and before in _KEY_QUALIFIERS:
             return True  # "api_key", "secretKey"; a bare "key" is any map's key
-        if part == "token" and before not in _NOT_CREDENTIAL_TOKENS:
+        if part == "token" and before not in NOT_CREDENTIAL_QUALIFIERS:
             return True
     return False
 

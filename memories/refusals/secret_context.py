@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 
 from memories.refusals.normalise import decode_base64_text
-from memories.refusals.secret_assignments import directive
+from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS, directive, name_parts
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_prose import DECLARATOR, _keyword_identifier
 from memories.refusals.secret_values import (
@@ -172,6 +172,9 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         keyword = text[span[0]: span[1]]
         if _NOT_A_SECRET_KEYWORD_SUFFIX_RE.search(keyword):
             continue
+        before = name_parts(text[span[0]: core.start()])
+        if before and before[-1] in NOT_CREDENTIAL_QUALIFIERS:
+            continue  # "sort_key", "nextPageToken", "max_tokens": a map key, a position, a count
         match = _GENERIC_TAIL_RE.match(text, span[1])
         if match is None:
             continue

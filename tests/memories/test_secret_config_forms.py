@@ -187,3 +187,28 @@ def test_codes_wifi_pairs_and_set_to_in_prose_are_secrets(text):
 ])
 def test_codes_and_to_that_hold_no_secret_pass(text):
     assert not flagged(text)
+
+
+@pytest.mark.parametrize("text", [
+    '"nextPageToken": "eyJvZmZzZXQiOjEwMH0"',
+    f'continuationToken = "{RANDOM}"',
+    f"syncToken: {RANDOM}",
+    'sortKey = "created_at#2024-01-01"',
+    'cache_key = "user:42:profile:v3"',
+    "partitionKey: customer_id",
+    "max_tokens = 4096",
+])
+def test_map_keys_positions_and_counts_named_key_or_token_pass(text):
+    # The camelCase rule reads "bitbucketToken" as a credential name; a word before "key" or
+    # "token" that makes it a map key, a position or a count says otherwise
+    # (data/secrets_not_credential_qualifiers.txt).
+    assert not flagged(text)
+
+
+@pytest.mark.parametrize("text", [
+    f'stripeApiKey = "{RANDOM}"',
+    f'deploy_token: "{RANDOM}"',
+    f'csrfToken = "{RANDOM}"',
+])
+def test_credential_names_with_other_qualifiers_still_count(text):
+    assert flagged(text)

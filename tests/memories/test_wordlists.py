@@ -99,9 +99,10 @@ def _digest(value) -> tuple[int, str]:
 def test_there_are_data_files():
     # 30, the three romanisation tables of issue 18 (romanise.py), and the look-alike table
     # (secrets_confusables, normalise.py), and the keyword look-alikes (secret_prose.py), and
-    # the street words of people_addresses.py (two), and the vendors' prefixed token formats
-    # (secret_vendors.py)
-    assert len(DATA_FILES) == 38
+    # the street words of people_addresses.py (two), the vendors' prefixed token formats
+    # (secret_vendors.py), and the words that make "key" / "token" no credential
+    # (secret_assignments.py)
+    assert len(DATA_FILES) == 39
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -128,7 +129,7 @@ def test_every_data_file_is_used():
     # the token formats by secret_vendors.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
-        "memories.refusals.secret_vendors",
+        "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None
