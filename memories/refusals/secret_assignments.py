@@ -96,7 +96,7 @@ def credential_name(name: str) -> bool:
         return False
     if _NOT_ABOUT_THE_VALUE_RE.search(snake):
         return False
-    parts = [p.lower() for p in _NAME_PART_RE.findall(name)]
+    parts = name_parts(name)
     for index, part in enumerate(parts):
         before = parts[index - 1] if index else ""
         if part.startswith("secret") and part not in _KEYWORD_LOOKALIKES:

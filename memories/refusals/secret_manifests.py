@@ -12,11 +12,10 @@ what it is.
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 
+from memories.refusals.normalise import decode_base64_text
 from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_context import basic_credentials
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
@@ -37,14 +36,6 @@ _ADD_KEY_VALUE_RE = _compile(
 )
 
 
-def _base64_text(value: str) -> bool:
-    try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        return False
-    return len(decoded) >= 3 and decoded.isprintable()
-
-
 def _kubernetes_secret_values(text: str) -> Iterator[tuple[int, int]]:
     for block in _DATA_RE.finditer(text):
         indent = len(block.group("indent").expandtabs())
@@ -54,7 +45,7 @@ def _kubernetes_secret_values(text: str) -> Iterator[tuple[int, int]]:
                 break  # the block ends at the first line that is not one of its entries
             position = entry.end() + 1
             value = entry.group("val")
-            if block.group("block") == "data" and not _base64_text(value):
+            if block.group("block") == "data" and decode_base64_text(value) is None:
                 continue
             if block.group("block") == "stringData" and (len(value) < 4 or _is_placeholder(value)):
                 continue
