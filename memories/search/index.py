@@ -365,7 +365,9 @@ class WorkspaceIndex:
         found = self._masks[key] = Visible(mask, np.flatnonzero(mask & self.has_vector[:n]), int(mask.sum()),
                                            float(self.length[:n][mask].sum()),
                                            np.flatnonzero(mask & ~self.has_vector[:n]))
-        while len(self._masks) > 32:
+        # At most 32 masks, and their terms' caches together within twice what one may hold.
+        while len(self._masks) > 32 or (len(self._masks) > 1 and sum(v.nbytes for v in self._masks.values())
+                                        > 2 * found.terms_budget):
             self._masks.popitem(last=False)
         return found
 

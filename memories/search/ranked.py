@@ -12,7 +12,6 @@ then notes with a vector before those without, then key, then id).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memories.search import ann, vectors
-from memories.search.fulltext import K1, B, query_terms
+from memories.search.bm25 import NO_ROWS, NO_SCORES, DenseScores, QueryScores
 from memories.search.fusion import DEFAULT_WEIGHTS
 from memories.search.hybrid import (
     HYBRID,
@@ -50,91 +49,11 @@ def _at_least(floor: float) -> np.float32:
     return found if float(found) >= floor else np.nextafter(found, np.float32(np.inf))
 
 
-class _Lexical:
-    """BM25 of the query over the readable rows and the extras (``fulltext.LexicalIndex``'s):
-    ``rows``, the readable rows holding a query term (ascending), and their ``scores``.
-
-    Sparse: only the postings of the query's terms are read, each term's visible postings and
-    its BM25 part are kept on the mask (``Visible.remember``: same mask, term, weight and
-    statistics, same numbers), and summed in the index's scratch buffers, reset before return."""
-
-    def __init__(self, index: WorkspaceIndex, visible: Visible, extras: list[Signals], query: str):
-        self.index, self.visible, self.extras = index, visible, extras
-        self.rows, self.scores = _NO_ROWS, _NO_SCORES
-        self.extra_scores = [0.0] * len(extras)
-        count = visible.count + len(extras)
-        if not count:
-            return
-        total = visible.length + sum(e.terms.length for e in extras)
-        average = (total / count) or 1.0
-        weights: dict[str, float] = {}
-        for term in query_terms(query):
-            if self._document_frequency(term):
-                weights[term] = 1.0
-                continue
-            for other, discount in index.word_index().near(term, keep=self._known):
-                if discount > weights.get(other, 0.0):
-                    weights[other] = discount
-        parts = []
-        for term, weight in weights.items():
-            rows, counts, extra_counts = self._postings(term)
-            frequency = len(rows) + sum(1 for c in extra_counts if c)
-            idf = weight * math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
-            if len(rows):
-                key = ("bm25", term, idf, average)
-                found = visible.terms.get(key)
-                if found is None:
-                    norm = K1 * (1 - B + B * index.length[rows] / average)
-                    found = visible.remember(key, (idf * counts * (K1 + 1) / (counts + norm),))
-                parts.append((rows, found[0]))
-            for i, c in enumerate(extra_counts):
-                if c:
-                    self.extra_scores[i] += idf * c * (K1 + 1) / (c + K1 * (1 - B + B * extras[i].terms.length / average))
-        if len(parts) == 1:
-            self.rows, self.scores = parts[0]
-        elif parts:
-            _, summed, hit = index.scratch()
-            try:
-                for rows, part in parts:  # in the order hybrid.rank adds them: the same sums
-                    summed[rows] += part
-                    hit[rows] = True
-                self.rows = np.flatnonzero(hit[:index.n])
-                self.scores = summed[self.rows]
-            finally:
-                for rows, _ in parts:
-                    summed[rows] = 0.0
-                    hit[rows] = False
-
-    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
-        """The visible rows holding ``term``, their counts, and its count in each extra."""
-        visible = self.visible
-        found = visible.terms.get(("postings", term))
-        if found is None:
-            posting = self.index.posting(term)
-            if posting is None:
-                rows, counts = _NO_ROWS, _NO_SCORES
-            else:
-                keep = visible.mask[posting[0]]
-                rows, counts = (posting[0], posting[1]) if keep.all() else (posting[0][keep], posting[1][keep])
-            found = visible.remember(("postings", term), (rows, counts))
-        return found[0], found[1], [e.terms.occurrences(term) for e in self.extras]
-
-    def _document_frequency(self, term: str) -> int:
-        rows, _, extra_counts = self._postings(term)
-        return len(rows) + sum(1 for c in extra_counts if c)
-
-    def _known(self, word: str) -> bool:
-        return self._document_frequency(word) > 0
-
-
-_NO_ROWS = np.zeros(0, dtype=np.int64)
-_NO_SCORES = np.zeros(0, dtype=np.float64)
-
-
-def _lexical_only(index, lexical: _Lexical, extras: list[Signals], limit: int) -> list[tuple[Signals, float]]:
-    best = _top(lexical.scores, limit)
-    picked = lexical.rows[best].tolist()
-    found = [(-float(score), signals) for score, signals in zip(lexical.scores[best].tolist(), index.signals_at(picked))
+def _lexical_only(index, lexical: QueryScores, extras: list[Signals], limit: int) -> list[tuple[Signals, float]]:
+    rows, scores = lexical.union()
+    best = _top(scores, limit)
+    picked = rows[best].tolist()
+    found = [(-float(score), signals) for score, signals in zip(scores[best].tolist(), index.signals_at(picked))
              if signals is not None]
     found += [(-score, e) for score, e in zip(lexical.extra_scores, extras) if score > 0]
     found.sort(key=lambda item: (item[0], item[1].key, item[1].id))
@@ -183,13 +102,16 @@ class _Semantic:
     hit_sims: np.ndarray
 
 
-def _semantic(index: WorkspaceIndex, visible: Visible, q: np.ndarray, hit_at: np.ndarray, hit_lex: np.ndarray,
-              lex_scale: float, at_least, limit: int) -> _Semantic:
+def _graph(index: WorkspaceIndex, visible: Visible) -> ann.Graph | None:
+    """The ANN graph a search of this mask asks, when it reads enough of a big enough workspace."""
     rows = visible.rows
     if len(rows) >= ann.MIN_VISIBLE and len(rows) >= ann.MIN_VISIBLE_SHARE * index.n:
-        graph = index.ann_graph()
-        if graph is not None:
-            return _semantic_ann(index, visible, graph, q, hit_at, hit_lex, lex_scale, at_least, limit)
+        return index.ann_graph()
+    return None
+
+
+def _semantic(index: WorkspaceIndex, visible: Visible, q: np.ndarray, hit_at: np.ndarray, hit_lex: np.ndarray,
+              at_least, limit: int) -> _Semantic:
     sims = _cosines(index, visible, q)
     hit_sims = sims[hit_at]
     lo, hi = float(sims.min()), float(sims.max())
@@ -233,8 +155,8 @@ def _sample(index: WorkspaceIndex, visible: Visible) -> tuple[np.ndarray, np.nda
     return found[0], found[1]
 
 
-def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: np.ndarray, hit_at: np.ndarray,
-                  hit_lex: np.ndarray, lex_scale: float, at_least, limit: int) -> _Semantic:
+def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: np.ndarray, words: DenseScores,
+                  lex_scale: float, at_least, limit: int) -> _Semantic:
     """``_semantic`` from the graph (``memories.search.ann``), every cosine exact:
 
     * the notes the graph proposes nearest to ``q`` and to ``-q`` (the least cosine), and the
@@ -242,7 +164,10 @@ def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: 
     * the notes with a query word whose BM25 part can reach the ``limit``-th best score of those
       (a note the graph did not propose has a cosine below the last one it proposed);
     * the count of notes kept: those with a query word, and those without above the floor,
-      counted when the proposed notes reach below the floor, else estimated from a sample."""
+      counted when the proposed notes reach below the floor, else estimated from a sample.
+
+    The BM25 scores are ``words`` (every row's, in one array): a few are read, and the rows above
+    a threshold found, without listing every row that holds a query word."""
     rows, matrix = visible.rows, index.matrix
     covered = graph.rows
     k = max(ann.PROPOSED, limit)
@@ -253,45 +178,77 @@ def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: 
     tail_at = np.arange(int(np.searchsorted(rows, covered)), len(rows))
     seen_at = np.unique(np.concatenate([position[near], position[far], tail_at]))
     seen_sims = matrix[rows[seen_at]] @ q
+    seen_lex = words.at(rows[seen_at])
     near_sims = seen_sims[np.searchsorted(seen_at, position[near])]
     lo, hi = float(seen_sims.min()), float(seen_sims.max())
     flat = hi - lo <= 1e-12
     inv_span = 0.0 if flat else 1.0 / (hi - lo)
     ws = DEFAULT_WEIGHTS.semantic
 
-    plain = ~_member(seen_at, hit_at)
+    plain = seen_lex == 0.0  # no query word (every BM25 part is positive)
     plain_at, plain_sims = seen_at[plain], seen_sims[plain]
     top = _top(plain_sims, limit)
     top = top[plain_sims[top] >= at_least]
     plain_at, plain_sims = plain_at[top], plain_sims[top]
 
     # Notes with a query word: those seen, and those whose BM25 part could still lift them above
-    # the ``limit``-th best score seen (hit_at is ascending, as the rows are).
-    seen_hits = np.searchsorted(hit_at, seen_at[~plain])
-    seen_hit_sims = seen_sims[~plain]
+    # the ``limit``-th best score seen.
+    seen_hit_at, seen_hit_lex, seen_hit_sims = seen_at[~plain], seen_lex[~plain], seen_sims[~plain]
 
     def part(sims: np.ndarray) -> np.ndarray:
         return np.ones(len(sims)) if flat else (sims.astype(np.float64) - lo) * inv_span
 
-    scores = np.concatenate([ws * part(plain_sims), ws * part(seen_hit_sims) + hit_lex[seen_hits] * lex_scale])
+    scores = np.concatenate([ws * part(plain_sims), ws * part(seen_hit_sims) + seen_hit_lex * lex_scale])
     kth = float(np.partition(scores, len(scores) - limit)[len(scores) - limit]) if len(scores) >= limit else -np.inf
     unseen_cap = float(near_sims.min()) if len(near) == k else lo
     cap_part = ws * (1.0 if flat else max(0.0, (unseen_cap - lo) * inv_span))
-    may_rank = hit_lex * lex_scale >= kth - cap_part
-    may_rank[seen_hits] = False
-    more = np.flatnonzero(may_rank)
-    chosen_hits = np.concatenate([seen_hits, more]).astype(np.int64)
-    hit_sims = np.concatenate([seen_hit_sims, matrix[rows[hit_at[more]]] @ q if len(more) else seen_hit_sims[:0]])
+    more_at = position[words.rows_scaled_at_least(lex_scale, kth - cap_part)]
+    more_at = more_at[more_at >= 0]  # a row without a vector is ranked by its words (``rank``)
+    more_at = more_at[~_member(more_at, seen_at)]
+    hit_at = np.concatenate([seen_hit_at, more_at])
+    hit_lex = np.concatenate([seen_hit_lex, words.at(rows[more_at])])
+    hit_sims = np.concatenate([seen_hit_sims, matrix[rows[more_at]] @ q if len(more_at) else seen_hit_sims[:0]])
 
+    hits = words.count() - int(np.count_nonzero(words.at(visible.without_vector)))  # with a vector
     if len(near) < k or (len(near_sims) and float(near_sims.min()) < at_least):
         above = int(np.count_nonzero(seen_sims[plain] >= at_least))
     else:
         sample_at, block = _sample(index, visible)
-        without_word = ~_member(sample_at, hit_at)
+        without_word = words.at(rows[sample_at]) == 0.0
         share = float(np.count_nonzero((block @ q >= at_least) & without_word)) / max(1, int(without_word.sum()))
-        above = round(share * (len(rows) - len(hit_at)))
-    return _Semantic(lo, hi, above + len(hit_at), plain_at, plain_sims, hit_at[chosen_hits], hit_lex[chosen_hits],
-                     hit_sims)
+        above = round(share * (len(rows) - hits))
+    return _Semantic(lo, hi, above + hits, plain_at, plain_sims, hit_at, hit_lex, hit_sims)
+
+
+def _by_words_and_vectors(index: WorkspaceIndex, visible: Visible, lexical: QueryScores, q: np.ndarray, at_least,
+                          limit: int) -> tuple[_Semantic | None, np.ndarray, np.ndarray, float]:
+    """The semantic side of the ranking, the rows holding a query word that have no vector (and
+    their BM25 scores), and the factor that scales a BM25 score to its share of the fused score."""
+    rows, wl = visible.rows, DEFAULT_WEIGHTS.lexical
+    graph = _graph(index, visible) if len(rows) else None
+    if graph is not None:
+        with lexical.dense() as words:
+            best = max([words.best(), *lexical.extra_scores, 0.0])
+            lex_scale = wl / best if best > 0 else 0.0
+            semantic = _semantic_ann(index, visible, graph, q, words, lex_scale, at_least, limit)
+            without = visible.without_vector
+            without_lex = words.at(without)
+            has_word = without_lex > 0.0
+            return semantic, without[has_word], without_lex[has_word], lex_scale
+    lex_rows, lex_scores = lexical.union()
+    # The rows holding a query word: with a vector (their positions in ``rows``) and without.
+    if visible.everything:
+        hit_at, hit_lex = lex_rows, lex_scores
+        plain_rows, plain_lex = NO_ROWS, NO_SCORES
+    else:
+        at = visible.position()[lex_rows]
+        with_vector = at >= 0
+        hit_at, hit_lex = at[with_vector], lex_scores[with_vector]
+        plain_rows, plain_lex = lex_rows[~with_vector], lex_scores[~with_vector]
+    best = max([float(lex_scores.max()) if len(lex_rows) else 0.0, *lexical.extra_scores, 0.0])
+    lex_scale = wl / best if best > 0 else 0.0
+    semantic = _semantic(index, visible, q, hit_at, hit_lex, at_least, limit) if len(rows) else None
+    return semantic, plain_rows, plain_lex, lex_scale
 
 
 def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_vec: Future,
@@ -304,29 +261,18 @@ def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_
     if not total:
         query_vec.cancel()
         return Ranked(Ranking([], HYBRID if vectors.embedder() is not None else LEXICAL), {}, {}, 0, 0)
-    lexical = _Lexical(index, visible, extra, query)
+    lexical = QueryScores(index, visible, extra, query)
     q = query_vec.result()
     if q is None:
         found = _lexical_only(index, lexical, extra, limit)
-        kept = len(lexical.rows) + sum(1 for lv in lexical.extra_scores if lv > 0)
+        kept = len(lexical.union()[0]) + sum(1 for lv in lexical.extra_scores if lv > 0)
         return Ranked(Ranking(found, LEXICAL), {s.id: None for s, _ in found}, {s.id: True for s, _ in found},
                       total, total - kept)
     floor = MIN_SIMILARITY if min_score is None else max(MIN_SIMILARITY, min_score)
     at_least = _at_least(floor)
     rows = visible.rows
-    # The rows holding a query word: with a vector (their positions in ``rows``) and without.
-    if visible.everything:
-        hit_at, hit_lex = lexical.rows, lexical.scores
-        plain_rows, plain_lex = _NO_ROWS, _NO_SCORES
-    else:
-        at = visible.position()[lexical.rows]
-        with_vector = at >= 0
-        hit_at, hit_lex = at[with_vector], lexical.scores[with_vector]
-        plain_rows, plain_lex = lexical.rows[~with_vector], lexical.scores[~with_vector]
-    ws, wl = DEFAULT_WEIGHTS.semantic, DEFAULT_WEIGHTS.lexical
-    best = max([float(lexical.scores.max()) if len(lexical.rows) else 0.0, *lexical.extra_scores, 0.0])
-    lex_scale = wl / best if best > 0 else 0.0
-    semantic = _semantic(index, visible, q, hit_at, hit_lex, lex_scale, at_least, limit) if len(rows) else None
+    ws = DEFAULT_WEIGHTS.semantic
+    semantic, plain_rows, plain_lex, lex_scale = _by_words_and_vectors(index, visible, lexical, q, at_least, limit)
     extra_sims = [float(e.vector @ q) if e.vector is not None else None for e in extra]
     values = [semantic.lo, semantic.hi] if semantic is not None else []
     values += [s for s in extra_sims if s is not None]
@@ -341,7 +287,8 @@ def rank(index: WorkspaceIndex, visible: Visible, query: str, limit: int, query_
             kept += semantic.kept
             plain_sims = semantic.plain_sims
         else:  # only the extras have a vector
-            hit_sims, plain_at, plain_sims = np.zeros(0, dtype=np.float32), _NO_ROWS, np.zeros(0, dtype=np.float32)
+            hit_at, hit_lex, plain_at = NO_ROWS, NO_SCORES, NO_ROWS
+            hit_sims = plain_sims = np.zeros(0, dtype=np.float32)
         picked = np.concatenate([plain_at, hit_at])
         chosen = np.concatenate([plain_sims, hit_sims]).astype(np.float64)
         part = np.ones(len(picked)) if flat else (chosen - lo) * inv_span

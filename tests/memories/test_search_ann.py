@@ -13,7 +13,7 @@ import pytest
 
 from memories.models import Note
 from memories.scopes import user_scope
-from memories.search import ann, hybrid, index, marker, ranked, snapshot
+from memories.search import ann, bm25, hybrid, index, marker, ranked, snapshot
 from tests.factories import ALL_DATABASES
 from tests.memories.test_search import search_model  # noqa: F401  (the fixture)
 from tests.memories.test_search_index import (  # noqa: F401
@@ -122,6 +122,34 @@ def test_ann_and_exact_searches_return_the_same_visible_notes(search_model, owne
     # Notes of a colleague's own scope, held or trashed notes are never proposed by the graph.
     for words in ("secretword", "heldword", "trashword"):
         assert {i for i, _ in _indexed(source, words, 100)} <= readable
+
+
+def test_the_graphs_search_reads_the_same_word_scores_as_the_exact_one(search_model, owner, people):  # noqa: F811
+    """The graph's search keeps BM25 sums in one array instead of listing the rows with a word: the
+    same sums, best score, count and rows above a threshold, over the turn's rows only."""
+    workspace, colleague = people
+    _fill(workspace, owner, colleague, random.Random(9), count=300)
+    source = _turn_source(actor_for(owner, workspace))
+    _indexed(source, "weekly report", 5)
+    held = index.INDEXES.get(workspace.db_alias, workspace.id)
+    visible = held.mask(source._scopes, None, None)
+    extras = hybrid.extra_signals([hybrid.ExtraCandidate("rule-1", "reply.tone", "keep replies short, no emoji")])
+    for query in [*QUERIES, "weekly report revenue churn customer", "report report emoji"]:
+        lexical = bm25.QueryScores(held, visible, extras, query)
+        rows, scores = lexical.union()
+        assert visible.mask[rows].all(), query  # a colleague's, held or trashed note scores nothing
+        with lexical.dense() as words:
+            assert words.count() == len(rows), query
+            assert words.best() == (float(scores.max()) if len(rows) else 0.0), query
+            assert words.at(rows).tolist() == scores.tolist(), query  # the same floats, not close ones
+            others = np.setdiff1d(np.arange(held.n), rows)
+            assert not words.at(others).any(), query
+            for scale in (0.05 / scores.max() if len(rows) else 1.0, 1.0):
+                for threshold in (-np.inf, 0.0, *(np.quantile(scores, [0.2, 0.5, 0.9]) * scale if len(rows) else ())):
+                    expected = rows[scores * scale >= threshold]
+                    assert words.rows_scaled_at_least(scale, threshold).tolist() == expected.tolist(), query
+        _, summed, hit = held.scratch()
+        assert not summed.any() and not hit.any(), query  # left clean for the next search
 
 
 def test_rows_appended_after_the_build_are_searched_and_added(search_model, owner, people, small_threshold,  # noqa: F811
