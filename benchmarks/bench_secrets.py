@@ -4,8 +4,9 @@ per kind, and scan time per note, on two corpora reported apart:
 * the generated (tuning) corpus, tests/data/secret_corpus.jsonl, with the cases moved to tuning
   from the outside set (tests/data/secret_tuning_from_outside.jsonl);
 * the outside corpus, tests/data/outside/secrets/: scanners' test data and other people's files
-  (corpus.jsonl) and gitleaks' own rule tests (gitleaks.jsonl), see its README; never tuned on.
-  The gitleaks rule files drawn for tuning are tests/data/secret_tuning_from_gitleaks.jsonl.
+  (corpus.jsonl), gitleaks' own rule tests (gitleaks.jsonl) and Nosey Parker's rule examples
+  (noseyparker.jsonl), see its README; never tuned on. The rule files of both scanners drawn for
+  tuning are tests/data/secret_tuning_from_gitleaks.jsonl and ..._from_noseyparker.jsonl.
 
     python benchmarks/bench_secrets.py               # or: python -m benchmarks.bench_secrets
     python benchmarks/bench_secrets.py --baseline    # also detect-secrets' ad-hoc scan_line
@@ -39,6 +40,8 @@ TUNING_FROM_OUTSIDE = ROOT / "tests" / "data" / "secret_tuning_from_outside.json
 OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
 OUTSIDE_GITLEAKS = OUTSIDE.parent / "gitleaks.jsonl"
 TUNING_FROM_GITLEAKS = ROOT / "tests" / "data" / "secret_tuning_from_gitleaks.jsonl"
+OUTSIDE_NOSEYPARKER = OUTSIDE.parent / "noseyparker.jsonl"
+TUNING_FROM_NOSEYPARKER = ROOT / "tests" / "data" / "secret_tuning_from_noseyparker.jsonl"
 NEAR_MISS = "near_miss:"  # outside benign cases that are a format's boundary tests (README)
 GENERATOR = ROOT / "tests" / "data" / "make_secret_corpus.py"
 HELD_OUT_SEEDS = (101, 202, 303)
@@ -529,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
         report_quality("Cases moved to tuning from the outside set", measure(tuning, ours))
     print("Gitleaks rule files drawn for tuning (tests/data/secret_tuning_from_gitleaks.jsonl):")
     report_outside(outside_figures(load_corpus(TUNING_FROM_GITLEAKS)))
+    print("Nosey Parker rule files drawn for tuning (tests/data/secret_tuning_from_noseyparker.jsonl):")
+    report_outside(outside_figures(load_corpus(TUNING_FROM_NOSEYPARKER)))
     for seed in HELD_OUT_SEEDS:
         report_quality(f"Fresh corpus, seed {seed}", measure(generate_corpus(seed), ours))
     hand_written = [
@@ -562,8 +567,11 @@ def main(argv: list[str] | None = None) -> int:
     report_outside(outside_figures(outside))
     print("gitleaks.jsonl (the quarter of gitleaks' rule files never looked at):")
     report_outside(outside_figures(gitleaks))
-    print("Both, together (the issue's outside set):")
-    report_outside(outside_figures(outside + gitleaks))
+    noseyparker = load_corpus(OUTSIDE_NOSEYPARKER)
+    print("noseyparker.jsonl (the quarter of Nosey Parker's rule files never looked at):")
+    report_outside(outside_figures(noseyparker))
+    print("All three, together (the issue's outside set):")
+    report_outside(outside_figures(outside + gitleaks + noseyparker))
     report_times("Outside corpus: scan time per 1 KB note", *time_scans(one_kb_notes(outside, 500), args.repeats))
     return 0
 

@@ -4,6 +4,10 @@ to a name that says credential, the literal first.
     if ("s3cr3t-Value!" == password) { … }
     std::string secret("s3cr3t-Value!");
     secret.assign("s3cr3t-Value!", 13);
+    new NetworkCredential("ops@example.com", "s3cr3t-Value!")
+
+The last: a call whose arguments are a user name and a password by its library's signature
+(data/secrets_credential_calls.txt), every argument up to the password a string literal.
 
 Assignments ("api_key = '…'") are read by secret_context, secret_prose and secret_assignments
 (a quoted phrase, literal first or not); this module reads the shapes where the value comes
@@ -16,7 +20,8 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _acceptable_password
+from memories.refusals.secret_values import _TITLE_WORD_RE, _acceptable_password
+from memories.refusals.wordlists import entries
 
 __all__ = ["find_code_literals"]
 
@@ -37,6 +42,18 @@ _CALL_RE = re.compile(
 )
 
 
+_STRING = r"(?P<q{i}>[\"'])[^\"'\n]{{0,256}}(?P=q{i})\s*,\s*"
+_CREDENTIAL_CALLS = {name: int(position) for name, position in
+                     (entry.split("\t") for entry in entries("secrets_credential_calls"))}
+# One search for the calls' names; then, after a name, its own pattern of arguments.
+_CREDENTIAL_CALL_RE = re.compile(r"(?<!\w)(?P<name>" + "|".join(map(re.escape, _CREDENTIAL_CALLS)) + r")\(\s*")
+_CREDENTIAL_ARGUMENTS = {
+    name: re.compile("".join(_STRING.format(i=i) for i in range(position))
+                     + r"(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q)")
+    for name, position in _CREDENTIAL_CALLS.items()
+}
+
+
 def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     if "(" not in text and "==" not in text and "!=" not in text:
         return
@@ -47,3 +64,15 @@ def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candid
                 continue
             if _acceptable_password(match.group("val"), strength="weak", quoted=True):
                 yield "generic_secret", start, end, 62
+    if "(" not in text:
+        return
+    for call in _CREDENTIAL_CALL_RE.finditer(text):
+        match = _CREDENTIAL_ARGUMENTS[call.group("name")].match(text, call.end())
+        if match is not None:
+            start, end = match.span("val")
+            # A user name comes first, so the call is the credential's; the value must still
+            # read as a password, not a label ("login('Sign in', 'Continue')").
+            value = match.group("val")
+            if (not _overlaps(taken, start, end) and not _TITLE_WORD_RE.match(value)
+                    and _acceptable_password(value, strength="weak", quoted=True)):
+                yield "password_in_code", start, end, 62

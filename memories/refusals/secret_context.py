@@ -209,7 +209,9 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         elif not _looks_random(value, with_keyword=True):
             continue
         start = match.start(group)
-        if _HEX_RE.fullmatch(value) and _context_names_an_id(lowered, start, hex_value=True):
+        # "commit secret: 9fceb02…" names an id; a comment line above the assignment does not.
+        line_start = lowered.rfind("\n", 0, span[0]) + 1
+        if _HEX_RE.fullmatch(value) and _context_names_an_id(lowered, start, hex_value=True, since=line_start):
             continue
         position = max(position, start + len(value))
         yield "generic_secret", start, start + len(value), 60
@@ -251,8 +253,9 @@ _PUBLIC_BLOCK_RE = _compile(
 )
 
 
-def _context_names_an_id(lowered: str, position: int, *, hex_value: bool) -> bool:
-    window = lowered[max(0, position - (100 if hex_value else 60)): position]
+def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since: int = 0) -> bool:
+    """Whether a word before ``position`` (from ``since`` on) says the next string is an id."""
+    window = lowered[max(since, position - (100 if hex_value else 60)): position]
     words = _HEX_ID_CONTEXT_WORDS if hex_value else _ID_CONTEXT_WORDS
     return any(word in words for word in _CONTEXT_WORD_RE.findall(window))
 

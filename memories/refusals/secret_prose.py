@@ -39,7 +39,7 @@ _IDENTIFIER_CHARS = frozenset(string.ascii_letters + string.digits + "_-.")
 # ('"password": …'), a C array size ("char password[25] = …"), a type ("password: str = …",
 # Go's "var password string = …").
 DECLARATOR = (
-    r"(?:[\"'](?=\s*[:=,])|\[\s*\d{0,4}\s*\]|\s*:\s*(?:str|string|String|bytes)(?=\s*=)"
+    r"(?:\\?[\"'](?=\s*[:=,])|\[\s*\d{0,4}\s*\]|\s*:\s*(?:str|string|String|bytes)(?=\s*=)"
     r"|\s+(?:string|String|\[\]byte)(?=\s*=))?"
 )
 # "secrete = …", "secretKey: …", "passwordSuper = …": a keyword with more letters is a name a
@@ -121,15 +121,18 @@ _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw"})
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!");
 # not CJK, so "パスワードはabc123です" stops before "です".
 _VALUE = r"[\x21\x23-\x26\x28-\x5f\x61-\x7e\u00c0-\u024f]{1,128}"
+# A double-quoted value may have its quotes escaped, as in code that builds code
+# ($password = \"goodspec\";) or JSON inside a JSON string.
 _QUOTED_VALUE = (
-    r"\"(?P<dq>[^\"\n]{1,128})\"|'(?P<sq>[^'\n]{1,128})'|`(?P<bq>[^`\n]{1,128})`"
+    r"(?P<esc>\\)?\"(?P<dq>(?(esc)[^\"\\\n]|[^\"\n]){1,128})(?(esc)\\)\""
+    r"|'(?P<sq>[^'\n]{1,128})'|`(?P<bq>[^`\n]{1,128})`"
     r"|“(?P<cq>[^”\n]{1,128})”"
 )
 _PASSWORD_TAIL_RE = _compile(
     DECLARATOR +
     # "the password for the staging box is ..." / "Passwort für den Router: ..."
     r"(?P<about>\s+(?:for|of|on|to|at|in|für|fur|pour|para|de|del|du|do|da|dos|das|von|van|"
-    r"voor|di|della|dla|для|от|на)(?:\s+[\w.@'\-]{1,80}){1,4}?"
+    r"voor|di|della|dla|для|от|на)(?:\s+[\w.@'\"\-]{1,80}){1,4}?"
     # "mot de passe wifi est ...", "contraseña wifi: ...": the qualifier follows the word
     r"|(?:(?<=passe)|(?<=aña)|(?<=ana)|(?<=nha)|(?<=wort))\s+[\w\-]{2,20})?"
     r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：])\s*"
@@ -153,7 +156,7 @@ _NOT_A_PASSWORD_SUFFIX_RE = _compile(
 _NOT_A_PASSWORD_PREFIX_RE = _compile(
     r"(?i)(?:^|[_\-.])(?:reset|change|forgot|forgotten|new_user|require|requires|min|max|"
     r"hashed|hash|check|verify|validate|old|confirm|show|hide|toggle|one[_\-]?time|"
-    r"app|no|has|is|use|allow|enforce|disable|enable)[_\-.]"
+    r"no|has|is|use|allow|enforce|disable|enable)[_\-.]"
 )
 _ASSIGNMENT_SEPARATORS = frozenset(
     {":", "=", ":=", "?=", "<-", "=>", "->", "：", "—", "–", "==", "!=", "===", "!=="}

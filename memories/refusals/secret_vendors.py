@@ -99,9 +99,21 @@ VENDOR_RULES: list[_Rule] = [
     _vendor("discord_webhook",
             r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}",
             ("discord",)),
+    # Microsoft Teams incoming webhooks, on the current host and the retired outlook.office one.
     _vendor("teams_webhook",
-            r"https://[a-z0-9\-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@\-/]{60,}",
-            ("webhook.office.com",), priority=85),
+            r"https://(?:[a-z0-9\-]+\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/"
+            r"[A-Za-z0-9@\-/]{60,}",
+            ("webhook.office.com", "outlook.office.com/webhook", "outlook.office365.com/webhook"), priority=85),
+    # Figma's older personal access tokens: four digits and a UUID, named as Figma's.
+    _vendor("figma_token",
+            r"(?i:figma)[^\n]{0,40}?(?<![\w\-])(?P<value>\d{4}-[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12})(?![\w\-])",
+            ("figma",), group="value", priority=84),
+    # Kubernetes bootstrap tokens ("<6>.<16>", kubeadm), named as tokens: the whole is the secret.
+    _vendor("kubernetes_bootstrap_token",
+            r"(?i:token)[^\n]{0,40}?(?<![\w.])(?P<value>[a-z0-9]{6}\.[a-z0-9]{16})(?![\w.])",
+            ("token",), group="value", priority=84,
+            accept=lambda m, t: any(c.isdigit() for c in m.group("value"))
+            and any(c.isalpha() for c in m.group("value"))),
     # detect-secrets' AWS secret pattern needs quotes; env files and prose do not quote.
     _vendor("aws_secret_key",
             r"(?i)aws.{0,30}?secret.{0,30}?[=:\s][\"']?(?P<value>[A-Za-z0-9/+]{40})"

@@ -27,21 +27,25 @@ from memories.refusals.secrets import find_secrets  # noqa: E402
 
 OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
 OUTSIDE_GITLEAKS = OUTSIDE.parent / "gitleaks.jsonl"
+OUTSIDE_NOSEYPARKER = OUTSIDE.parent / "noseyparker.jsonl"
 README = OUTSIDE.parent / "README.md"
 TUNING = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
 TUNING_GITLEAKS = ROOT / "tests" / "data" / "secret_tuning_from_gitleaks.jsonl"
+TUNING_NOSEYPARKER = ROOT / "tests" / "data" / "secret_tuning_from_noseyparker.jsonl"
 
 # Issue 18's targets on the outside set.
 RECALL_TARGET = 0.995
 FALSE_REFUSAL_TARGET = 0.003
-# Recall as measured on both outside files together (0.978, 436/446: 196/198 of corpus.jsonl,
-# 240/248 of gitleaks.jsonl): the issue's 0.995 is not reached (README, "Where the detector and
-# the sources disagree"). This floor keeps it from falling; raise it as misses are fixed, and
-# replace it with RECALL_TARGET once that is met.
-RECALL_FLOOR = 0.977
-# The gitleaks rule files drawn for tuning, as measured after tuning (0.979, 661/675); the
-# misses left are cases the detector disagrees with on purpose (README).
+# Recall as measured on the three outside files together (0.950, 510/537: 196/198 of
+# corpus.jsonl, 240/248 of gitleaks.jsonl, 74/91 of noseyparker.jsonl): the issue's 0.995 is not
+# reached (README, "Where the detector and the sources disagree"). This floor keeps it from
+# falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that is met.
+RECALL_FLOOR = 0.949
+# The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
+# 661/675; 0.932, 245/263); the misses left are cases the detector disagrees with on purpose
+# (README).
 GITLEAKS_TUNING_RECALL_FLOOR = 0.979
+NOSEYPARKER_TUNING_RECALL_FLOOR = 0.931
 
 
 def load(path: Path) -> list[dict]:
@@ -51,7 +55,7 @@ def load(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def outside() -> list[dict]:
-    return load(OUTSIDE) + load(OUTSIDE_GITLEAKS)
+    return load(OUTSIDE) + load(OUTSIDE_GITLEAKS) + load(OUTSIDE_NOSEYPARKER)
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +66,9 @@ def figures(outside) -> dict:
 def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
     assert {r["label"] for r in outside} == {"secret", "benign"}
     # corpus.jsonl: 207 secret notes were cut, 9 moved to the tuning set since (README), 198 are
-    # left; gitleaks.jsonl: 248 of the 923 cut (the rest was drawn for tuning).
-    assert sum(r["label"] == "secret" for r in outside) >= 440
+    # left; gitleaks.jsonl: 248 of the 923 cut, noseyparker.jsonl: 91 of the 354 cut (the rest
+    # of both was drawn for tuning).
+    assert sum(r["label"] == "secret" for r in outside) >= 530
     assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
     assert len({r["text"] for r in outside}) == len(outside)
     readme = README.read_text(encoding="utf-8")
@@ -77,20 +82,25 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
 
 
 def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
-    tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS)}
+    tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS) + load(TUNING_NOSEYPARKER)}
     assert tuned and not tuned & {r["text"] for r in outside}
-    tuned_files = {r["source"].split(" ")[1] for r in load(TUNING_GITLEAKS)}
-    measured_files = {r["source"].split(" ")[1] for r in load(OUTSIDE_GITLEAKS)}
-    assert tuned_files and measured_files and not tuned_files & measured_files
+    for tuning, measured in ((TUNING_GITLEAKS, OUTSIDE_GITLEAKS), (TUNING_NOSEYPARKER, OUTSIDE_NOSEYPARKER)):
+        tuned_files = {r["source"].split(" ")[1] for r in load(tuning)}
+        measured_files = {r["source"].split(" ")[1] for r in load(measured)}
+        assert tuned_files and measured_files and not tuned_files & measured_files
 
 
-def test_recall_on_the_gitleaks_rule_files_drawn_for_tuning_does_not_fall(capsys):
-    figures = outside_figures(load(TUNING_GITLEAKS))
+@pytest.mark.parametrize("path, least, floor", [
+    (TUNING_GITLEAKS, 600, GITLEAKS_TUNING_RECALL_FLOOR),
+    (TUNING_NOSEYPARKER, 250, NOSEYPARKER_TUNING_RECALL_FLOOR),
+], ids=["gitleaks", "noseyparker"])
+def test_recall_on_the_rule_files_drawn_for_tuning_does_not_fall(path, least, floor, capsys):
+    figures = outside_figures(load(path))
     with capsys.disabled():
-        print(f"\nGitleaks tuning files: recall {figures['recall']:.4f} "
+        print(f"\n{path.name}: recall {figures['recall']:.4f} "
               f"({figures['secrets'] - len(figures['missed'])}/{figures['secrets']})")
-    assert figures["secrets"] >= 600
-    assert figures["recall"] >= GITLEAKS_TUNING_RECALL_FLOOR, [r["text"][:80] for r in figures["missed"]]
+    assert figures["secrets"] >= least
+    assert figures["recall"] >= floor, [r["text"][:80] for r in figures["missed"]]
 
 
 def test_the_cases_moved_to_tuning_are_decided_as_their_sources_label_them():

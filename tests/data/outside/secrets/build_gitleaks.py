@@ -283,12 +283,13 @@ def _rule_file(record: dict) -> str:
     return record["source"].split(" ")[1]
 
 
-def split_for_tuning(records: list[dict]) -> tuple[list[dict], list[dict]]:
+def split_for_tuning(records: list[dict], draws=TUNING_DRAWS, scanner: str = "gitleaks") -> tuple[list[dict], list[dict]]:
+    """(kept, tuning): each draw takes half of the rule files left, by ``random.Random(seed)``."""
     left = sorted({_rule_file(r) for r in records})
     drawn: dict[str, str] = {}
-    for seed, name in TUNING_DRAWS:
+    for seed, name in draws:
         for path in random.Random(seed).sample(left, len(left) // 2):
-            drawn[path] = f"gitleaks rule file drawn for tuning ({name}, seed {seed})"
+            drawn[path] = f"{scanner} rule file drawn for tuning ({name}, seed {seed})"
         left = [p for p in left if p not in drawn]
     kept = [r for r in records if _rule_file(r) not in drawn]
     tuning = [{**r, "tuned_for": drawn[_rule_file(r)]} for r in records if _rule_file(r) in drawn]
