@@ -278,6 +278,7 @@ class WorkspaceIndex:
             terms = signals.terms
             self.length[position] = terms.length
             self.text_bytes += len(signals.key) + len(signals.value) + 2 * len(terms.distinct) + len(terms.again)
+            again = terms.again  # each term once more per repeat: most notes repeat none
             for term in terms.distinct.split():
                 posting = self.postings.get(term)
                 if posting is None:
@@ -285,7 +286,7 @@ class WorkspaceIndex:
                     if self.words is not None and term not in self.base_terms:
                         self.words.add(term)
                 posting[0].append(position)
-                posting[1].append(terms.occurrences(term))
+                posting[1].append(1 + again.count(f" {term} ") if again else 1)  # terms.occurrences(term)
                 dropped = self._posting_arrays.pop(term, None)
                 if dropped is not None:
                     self.posting_arrays_nbytes -= dropped[0].nbytes + dropped[1].nbytes
@@ -390,11 +391,17 @@ class WorkspaceIndex:
 
 
 class Registry:
-    """The worker's indexes, within ``budget`` bytes, least recently searched forgotten first."""
+    """The worker's indexes, within ``budget`` bytes, least recently searched forgotten first.
+
+    Each index's size is measured after its own searches (``fit``) and kept, so a search costs
+    one measure, not one per index the worker holds (a worker may hold thousands of small
+    workspaces' indexes). A graph built in the background counts from its index's next search."""
 
     def __init__(self, budget: int):
         self.budget = budget
         self._indexes: OrderedDict[tuple, WorkspaceIndex] = OrderedDict()
+        self._sizes: dict[tuple, int] = {}
+        self._total = 0
         self._lock = threading.Lock()
 
     def get(self, alias: str, workspace_id) -> WorkspaceIndex:
@@ -403,24 +410,30 @@ class Registry:
             found = self._indexes.get(key)
             if found is None:
                 found = self._indexes[key] = WorkspaceIndex(alias, workspace_id)
+                self._sizes[key] = 0
             self._indexes.move_to_end(key)
             return found
 
     def fit(self, keep: WorkspaceIndex) -> None:
         """Forgets the least recently searched indexes (never ``keep``) until all fit the budget."""
         with self._lock:
-            total = sum(index.nbytes() for index in self._indexes.values())
+            key = (keep.alias, str(keep.workspace_id))
+            if self._indexes.get(key) is keep:
+                size = keep.nbytes()
+                self._total += size - self._sizes[key]
+                self._sizes[key] = size
             for key in list(self._indexes):
-                if total <= self.budget:
+                if self._total <= self.budget:
                     break
-                index = self._indexes[key]
-                if index is not keep:
-                    total -= index.nbytes()
+                if self._indexes[key] is not keep:
+                    self._total -= self._sizes.pop(key)
                     del self._indexes[key]
 
     def clear(self) -> None:
         with self._lock:
             self._indexes.clear()
+            self._sizes.clear()
+            self._total = 0
 
     def nbytes(self) -> int:
         return sum(index.nbytes() for index in self._indexes.values())
