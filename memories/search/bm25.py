@@ -82,22 +82,31 @@ class QueryScores:
                     found = np.flatnonzero(hit[:self.index.n])
                     self._union = (found, summed[found])
                 finally:
-                    for rows, _ in self.parts:
-                        summed[rows] = 0.0
-                        hit[rows] = False
+                    self._clear(summed, hit)
         return self._union
 
     @contextmanager
     def dense(self):
         """The sums as ``DenseScores`` while the block runs (with the index's lock held)."""
-        _, summed, _ = self.index.scratch()
+        _, summed, hit = self.index.scratch()
         for rows, part in self.parts:  # in the order hybrid.rank adds them: the same sums
             summed[rows] += part
         try:
-            yield DenseScores(summed[:self.index.n], self.parts)
+            yield DenseScores(summed[:self.index.n], hit[:self.index.n], self.parts)
         finally:
+            self._clear(summed, hit)
+
+    def _clear(self, summed: np.ndarray, hit: np.ndarray) -> None:
+        """Leaves the scratch rows as a search finds them: scores all zero, flags all False (a
+        whole row at once when the postings are more than an eighth of it: a fill is cheaper)."""
+        n = self.index.n
+        if sum(len(rows) for rows, _ in self.parts) * 8 > n:
+            summed[:n].fill(0.0)
+            hit[:n].fill(False)
+        else:
             for rows, _ in self.parts:
                 summed[rows] = 0.0
+                hit[rows] = False
 
     def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """The visible rows holding ``term``, their counts, and its count in each extra."""
@@ -124,15 +133,17 @@ class QueryScores:
 class DenseScores:
     """The BM25 score of every row of an index (0 where no query word is), as one array."""
 
-    def __init__(self, summed: np.ndarray, parts: list[tuple[np.ndarray, np.ndarray]]):
-        self.summed, self._parts = summed, parts
+    def __init__(self, summed: np.ndarray, flags: np.ndarray, parts: list[tuple[np.ndarray, np.ndarray]]):
+        self.summed, self._flags, self._parts = summed, flags, parts
 
     def best(self) -> float:
         return float(self.summed.max()) if self._parts else 0.0
 
     def count(self) -> int:
         """How many rows hold a query word (every part is positive, and so is every sum)."""
-        return int(np.count_nonzero(self.summed)) if self._parts else 0
+        if not self._parts:
+            return 0
+        return int(np.count_nonzero(np.greater(self.summed, 0.0, out=self._flags)))  # faster than on floats
 
     def at(self, rows: np.ndarray) -> np.ndarray:
         return self.summed[rows]
