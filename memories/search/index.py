@@ -130,11 +130,14 @@ class WorkspaceIndex:
 
     def refresh(self) -> None:
         """Brings the index to the workspace's current version (call with ``lock`` held)."""
-        current, pruned_below = marker.version(self.alias, self.workspace_id)
-        if current == self.version:
-            return
-        if self.version < 0:
-            self._from_snapshot(current, pruned_below)
+        if self.version < 0:  # the worker's first search of the workspace
+            current, pruned_below, kept = snapshot.marker_and_kept(self.alias, self.workspace_id)
+            if kept:
+                self._from_snapshot(current, pruned_below)
+        else:
+            current, pruned_below = marker.version(self.alias, self.workspace_id)
+            if current == self.version:
+                return
         if self.version < 0 or current < self.version or pruned_below > self.version:
             self._load(current)
             return

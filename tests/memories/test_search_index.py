@@ -298,6 +298,30 @@ def test_a_fresh_worker_loads_the_kept_index_and_the_changes_since(search_model,
     _same(_indexed(source, "weekly report", 10), _hybrid(source, "weekly report", 10))
 
 
+def test_a_workspace_without_a_kept_index_is_read_without_asking_for_its_parts(search_model, owner, people,  # noqa: F811
+                                                                               monkeypatch):
+    """A worker's first search asks the change marker and whether an index is kept in one query;
+    a small workspace has none, so its parts are never asked for."""
+    workspace, colleague = people
+    _fill(workspace, owner, colleague, random.Random(23), count=30)
+    source = _turn_source(actor_for(owner, workspace))
+    assert snapshot.marker_and_kept(workspace.db_alias, workspace.id) == (
+        *marker.version(workspace.db_alias, workspace.id), False)
+    asked = []
+    read = snapshot.read_in_parts
+    monkeypatch.setattr(snapshot, "read_in_parts", lambda *args: asked.append(args[1]) or read(*args))
+    index.INDEXES.clear()
+    _same(_indexed(source, "weekly report", 10), _hybrid(source, "weekly report", 10))
+    assert asked == []
+    monkeypatch.setattr(snapshot, "MIN_ROWS", 10)
+    index.INDEXES.clear()
+    _indexed(source, "weekly report", 5)  # the first worker keeps the index now
+    assert snapshot.marker_and_kept(workspace.db_alias, workspace.id)[2] is True
+    index.INDEXES.clear()  # a fresh worker reads it
+    _same(_indexed(source, "weekly report", 10), _hybrid(source, "weekly report", 10))
+    assert asked == [workspace.id]
+
+
 def test_an_index_older_than_the_kept_history_reads_the_workspace_again(search_model, owner, people):  # noqa: F811
     workspace, colleague = people
     _fill(workspace, owner, colleague, random.Random(8), count=12)
