@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _TITLE_WORD_RE, _acceptable_password
+from memories.refusals.secret_values import _TITLE_WORD_RE, _acceptable_password, _char_classes
 from memories.refusals.wordlists import entries
 
 __all__ = ["find_code_literals"]
@@ -54,6 +54,14 @@ _CREDENTIAL_ARGUMENTS = {
 }
 
 
+def _reads_as_password(value: str) -> bool:
+    """A call's literal that mixes classes ("Rrhh1234"), or a long run of one case of letters (an
+    app password, "kqtrwbnvmzpelxsy"); not a word ("reporting", "json", "Continue")."""
+    if _char_classes(value) >= 2:
+        return not _TITLE_WORD_RE.match(value)
+    return len(value) >= 14 and value.isalpha()
+
+
 def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     if "(" not in text and "==" not in text and "!=" not in text:
         return
@@ -73,6 +81,6 @@ def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             # A user name comes first, so the call is the credential's; the value must still
             # read as a password, not a label ("login('Sign in', 'Continue')").
             value = match.group("val")
-            if (not _overlaps(taken, start, end) and not _TITLE_WORD_RE.match(value)
+            if (not _overlaps(taken, start, end) and _reads_as_password(value)
                     and _acceptable_password(value, strength="weak", quoted=True)):
                 yield "password_in_code", start, end, 62

@@ -113,7 +113,8 @@ VENDOR_RULES: list[_Rule] = [
             r"(?i:token)[^\n]{0,40}?(?<![\w.])(?P<value>[a-z0-9]{6}\.[a-z0-9]{16})(?![\w.])",
             ("token",), group="value", priority=84,
             accept=lambda m, t: any(c.isdigit() for c in m.group("value"))
-            and any(c.isalpha() for c in m.group("value"))),
+            and any(c.isalpha() for c in m.group("value"))
+            and "0123456789" not in m.group("value")),  # kubeadm's documented "abcdef.0123456789abcdef"
     # detect-secrets' AWS secret pattern needs quotes; env files and prose do not quote.
     _vendor("aws_secret_key",
             r"(?i)aws.{0,30}?secret.{0,30}?[=:\s][\"']?(?P<value>[A-Za-z0-9/+]{40})"

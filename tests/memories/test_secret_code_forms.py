@@ -66,6 +66,7 @@ def test_a_kubernetes_bootstrap_token_named_as_a_token_is_refused():
     assert flagged('BOOTSTRAP_TOKEN: "' + "be8d7f" + "." + "4c7e1b9d0a3f5e28" + '"')
     assert flagged("kubeadm join 10.0.0.5:6443 --token " + "a1b2c3" + "." + "0f1e2d3c4b5a6978")
     assert not flagged("see section abc123.d1e2f3a4b5c6d7e8 of the token guide")  # no word "token" before it
+    assert not flagged("kubeadm prints a token like abcdef.0123456789abcdef")  # its documented stand-in
 
 
 @pytest.mark.parametrize("text", [
@@ -113,6 +114,10 @@ def test_a_password_passed_to_a_credential_call_is_refused(text):
     'server.login("me@example.com", "password")',  # a placeholder
     'socket.connect("localhost", 8080)',
     'page.login("Sign in", "Continue")',  # two words: labels, not a password
+    'session.login("demo", "demo")',
+    'login("analytics", "configuration")',  # a word
+    'db.connect("warehouse", "analytics", "reporting")',  # connect's third argument is anything
+    'ws.connect("wss://stream.example.com", "v2", "json")',
 ])
 def test_credential_calls_without_a_literal_password_pass(text):
     assert not flagged(text)
