@@ -257,42 +257,59 @@ class WorkspaceIndex:
             setattr(self, name, grown)
 
     def _append(self, rows: list[tuple]) -> None:
+        """Appends the notes of these rows (as ``_select`` reads them) as new rows: the arrays
+        are set one slice per batch, and only the postings are built term by term (a first
+        search of a small workspace builds its whole index here: benchmarks/bench_core.py)."""
         if not rows:
             return
         found = signals_of([(note_id_text(row[0]), *row[2:]) for row in rows])
         self._map_base()
-        self._grow(self.n + len(found))
-        for row, signals in zip(rows, found):
-            position = self.n
-            self.n += 1
-            self.signals.append(signals)
-            self.ids.append(signals.id)
-            self.row_of[signals.id] = position
-            self.alive[position] = True
-            if signals.vector is not None:
-                self.matrix[position] = signals.vector
-                self.has_vector[position] = True
-            else:
-                self.matrix[position] = 0.0
-            self.scope[position] = self._code("scope", row[1])
-            self.layer[position] = self._code("layer", signals.layer)
-            self.subject[position] = (self._code("subject", (signals.subject_kind, signals.subject_id))
-                                      if signals.subject_kind else 0)
+        start = self.n
+        end = start + len(found)
+        self._grow(end)
+        self.n = end
+        ids = [signals.id for signals in found]
+        self.signals += found
+        self.ids += ids
+        self.row_of.update(zip(ids, range(start, end)))
+        self.alive[start:end] = True
+        with_vector = [i for i, signals in enumerate(found) if signals.vector is not None]
+        if len(with_vector) == len(found):
+            self.matrix[start:end] = np.stack([signals.vector for signals in found])
+            self.has_vector[start:end] = True
+        else:
+            self.matrix[start:end] = 0.0
+            self.has_vector[start:end] = False
+            if with_vector:
+                self.matrix[np.array(with_vector) + start] = np.stack([found[i].vector for i in with_vector])
+                self.has_vector[np.array(with_vector) + start] = True
+        code = self._code
+        self.scope[start:end] = [code("scope", row[1]) for row in rows]
+        self.layer[start:end] = [code("layer", signals.layer) for signals in found]
+        self.subject[start:end] = [code("subject", (signals.subject_kind, signals.subject_id))
+                                   if signals.subject_kind else 0 for signals in found]
+        self.length[start:end] = [signals.terms.length for signals in found]
+        postings, cached, words, base_terms = self.postings, self._posting_arrays, self.words, self.base_terms
+        text_bytes = 0
+        for position, signals in enumerate(found, start):
             terms = signals.terms
-            self.length[position] = terms.length
-            self.text_bytes += len(signals.key) + len(signals.value) + 2 * len(terms.distinct) + len(terms.again)
             again = terms.again  # each term once more per repeat: most notes repeat none
+            text_bytes += len(signals.key) + len(signals.value) + 2 * len(terms.distinct) + len(again)
             for term in terms.distinct.split():
-                posting = self.postings.get(term)
+                posting = postings.get(term)
                 if posting is None:
-                    posting = self.postings[term] = (array("i"), array("i"))
-                    if self.words is not None and term not in self.base_terms:
-                        self.words.add(term)
+                    posting = postings[term] = (array("i"), array("i"))
+                    if words is not None and term not in base_terms:
+                        words.add(term)
                 posting[0].append(position)
                 posting[1].append(1 + again.count(f" {term} ") if again else 1)  # terms.occurrences(term)
-                dropped = self._posting_arrays.pop(term, None)
-                if dropped is not None:
-                    self.posting_arrays_nbytes -= dropped[0].nbytes + dropped[1].nbytes
+        self.text_bytes += text_bytes
+        if cached:  # the joined postings of the terms that grew are made again when asked
+            for signals in found:
+                for term in signals.terms.distinct.split():
+                    dropped = cached.pop(term, None)
+                    if dropped is not None:
+                        self.posting_arrays_nbytes -= dropped[0].nbytes + dropped[1].nbytes
         self._masks.clear()
 
     def _drop(self, note_id: str) -> None:
