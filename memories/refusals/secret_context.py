@@ -26,6 +26,7 @@ from memories.refusals.secret_values import (
     _is_placeholder,
     _looks_random,
     _looks_random_symbols,
+    _random_part,
     _trim_value,
 )
 
@@ -114,7 +115,10 @@ _GENERIC_TAIL_RE = _compile(
     r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"
     # After a quoted name a comma separates it from its value: 'setProperty("API_TOKEN", "…")'.
     r"(?P<sep>\s*(?:===|!==|==|!=|:{1,3}=|\?\??=|\.=|\+=|=>|->|<-|[:=]|(?<=[\"'])\s*,)\s*"
-    r"|\s+(?:is|was|is\s+now|=|to)\s+|(?(about)(?!)|\s+))"
+    r"|\s+(?:is|was|is\s+now|=|to)\s+"
+    # A list's "name - 'value'": the dash separates a quoted value only.
+    r"|\s+[\-–—]\s+(?=[\"'`])"
+    r"|(?(about)(?!)|\s+))"
     # Quoted values may hold any printable character (Django keys: "k3#x!(-_=+)..."); bare
     # values stop at the first character outside the base64 / URL-safe alphabets.
     r"(?:@?\"(?P<dq>[^\"\s]{8,512})\"|'(?P<sq>[^'\s]{8,512})'|`(?P<bq>[^`\s]{8,512})`"
@@ -206,7 +210,7 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         elif group != "val" and not _B64_ALPHABET_RE.fullmatch(value):
             if not (_looks_random_symbols(value) or _assigned_key_material(value, match, text, span[0])):
                 continue
-        elif not _looks_random(value, with_keyword=True):
+        elif not (_looks_random(value, with_keyword=True) or _random_part(value)):
             continue
         start = match.start(group)
         # "commit secret: 9fceb02…" names an id; a comment line above the assignment does not.
@@ -223,7 +227,9 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
 
 _TOKEN_RUN_RE = _compile(r"[A-Za-z0-9+/=_\-]{12,}")
 _CANDIDATE_TOKEN_RE = _compile(
-    r"(?<![A-Za-z0-9+/=_\-.])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/=_\-])"
+    # After "name=" too: "=" inside a base64 run is only padding, so one "=" after a word
+    # ends an assignment's name ("confluence_a=NTk3…"), not a run.
+    r"(?<![A-Za-z0-9+/_\-.])(?<![^A-Za-z0-9_]=)(?<!^=)[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/=_\-])"
 )
 # Words that say "the next string is an id or a digest", not a credential.
 _ID_CONTEXT_WORDS = frozenset(
@@ -340,7 +346,7 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         if token[:2] in ("0x", "0X") and len(token) >= 34 and _HEX_RE.fullmatch(token, 2):
             token, start = token[2:], start + 2  # "0x…": a hex number (an Ethereum key is 0x + 64)
         is_hex = _HEX_RE.fullmatch(token) is not None
-        chunk = text[text.rfind(" ", 0, start) + 1: end]
+        chunk = text[max(text.rfind(space, 0, start) for space in " \t\n") + 1: end]  # its word
         if "://" in chunk or "@" in chunk or "\\" in chunk or "base64," in chunk:
             continue  # inside a URL / path / e-mail: document ids, not credentials
         if _DIGEST_PREFIX_RE.match(token) or _context_names_an_id(lowered, start, hex_value=is_hex):

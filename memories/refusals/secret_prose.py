@@ -216,7 +216,7 @@ _USER_WORD_RE = _compile(
 )
 _USER_PASSWORD_TAIL_RE = _compile(
     r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"
-    r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_.@+\-]{2,64})"
+    r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_@+][A-Za-z0-9_.@+\-]{1,63})"
     r"(?:\s*/\s*|\s*:\s*(?=\S*[0-9!@#$%^&*])"
     r"|\s*,?\s+(?:and\s+|with\s+)?(?P<pw>password|passwort|pass|pwd|pw|mot\s+de\s+passe|"
     r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*)"

@@ -179,12 +179,27 @@ def _looks_random(value: str, *, with_keyword: bool) -> bool:
     if with_keyword:
         if _wordiness(value) > 0.6:
             return False
-        limit = min(_KEYWORD_ENTROPY_LIMIT, ceiling - 1.0)
+        # One letter case draws from 36 characters, not 62: a random one scores ~0.3 lower.
+        limit = min(_KEYWORD_ENTROPY_LIMIT, ceiling - (1.0 if mixed_case else 1.3))
     else:
         if _wordiness(value) > 0.5 or _class_transitions(value) < 0.3:
             return False
         limit = min(_FREE_ENTROPY_LIMIT, ceiling - 0.85)
     return _base64_entropy(value) >= limit
+
+
+_PART_SPLIT_RE = _compile(r"[_\-.]")
+
+
+def _random_part(value: str) -> bool:
+    """A value named as a credential whose longest ``-``/``_``/``.`` part (16+ characters) is
+    key material: a vendor's prefix or suffix around a random key ("thog-secret-8fbfc1…",
+    "1000.1fa6966e….e57d1552…"), which the whole value's entropy hides."""
+    parts = _PART_SPLIT_RE.split(value)
+    if len(parts) < 2:
+        return False
+    longest = max(parts, key=len)
+    return len(longest) >= 16 and _looks_random(longest, with_keyword=True)
 
 
 def _looks_random_symbols(value: str) -> bool:

@@ -1,8 +1,9 @@
 """The secret detector on data nobody here wrote (issue 18; SPEC R-SAVE-2).
 
 tests/data/outside/secrets/ holds other scanners' test cases and fixtures and lines of other
-people's files (corpus.jsonl) and the quarter of gitleaks' rule tests never looked at
-(gitleaks.jsonl); its README gives every source and licence. No rule is tuned on them: a case a
+people's files (corpus.jsonl), the quarter of gitleaks' rule tests and of Nosey Parker's rule
+examples never looked at (gitleaks.jsonl, noseyparker.jsonl) and half of TruffleHog's detector
+tests (trufflehog.jsonl); its README gives every source and licence. No rule is tuned on them: a case a
 rule was changed for moves to tests/data/secret_tuning_from_outside.jsonl first, and the gitleaks
 rule files drawn for tuning are tests/data/secret_tuning_from_gitleaks.jsonl.
 
@@ -28,24 +29,28 @@ from memories.refusals.secrets import find_secrets  # noqa: E402
 OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
 OUTSIDE_GITLEAKS = OUTSIDE.parent / "gitleaks.jsonl"
 OUTSIDE_NOSEYPARKER = OUTSIDE.parent / "noseyparker.jsonl"
+OUTSIDE_TRUFFLEHOG = OUTSIDE.parent / "trufflehog.jsonl"
 README = OUTSIDE.parent / "README.md"
 TUNING = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
 TUNING_GITLEAKS = ROOT / "tests" / "data" / "secret_tuning_from_gitleaks.jsonl"
 TUNING_NOSEYPARKER = ROOT / "tests" / "data" / "secret_tuning_from_noseyparker.jsonl"
+TUNING_TRUFFLEHOG = ROOT / "tests" / "data" / "secret_tuning_from_trufflehog.jsonl"
 
 # Issue 18's targets on the outside set.
 RECALL_TARGET = 0.995
 FALSE_REFUSAL_TARGET = 0.003
-# Recall as measured on the three outside files together (0.950, 510/537: 196/198 of
-# corpus.jsonl, 240/248 of gitleaks.jsonl, 74/91 of noseyparker.jsonl): the issue's 0.995 is not
-# reached (README, "Where the detector and the sources disagree"). This floor keeps it from
+# Recall as measured on the four outside files together (0.959, 1,192/1,243: 196/198 of
+# corpus.jsonl, 244/248 of gitleaks.jsonl, 74/91 of noseyparker.jsonl, 678/706 of
+# trufflehog.jsonl): the issue's 0.995 is not reached (README). This floor keeps it from
 # falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that is met.
-RECALL_FLOOR = 0.949
+RECALL_FLOOR = 0.958
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675; 0.932, 245/263); the misses left are cases the detector disagrees with on purpose
 # (README).
 GITLEAKS_TUNING_RECALL_FLOOR = 0.979
 NOSEYPARKER_TUNING_RECALL_FLOOR = 0.931
+# TruffleHog's detector folders drawn for tuning, after its round (0.941, 717/762; README).
+TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.940
 
 
 def load(path: Path) -> list[dict]:
@@ -55,7 +60,7 @@ def load(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def outside() -> list[dict]:
-    return load(OUTSIDE) + load(OUTSIDE_GITLEAKS) + load(OUTSIDE_NOSEYPARKER)
+    return load(OUTSIDE) + load(OUTSIDE_GITLEAKS) + load(OUTSIDE_NOSEYPARKER) + load(OUTSIDE_TRUFFLEHOG)
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +71,9 @@ def figures(outside) -> dict:
 def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
     assert {r["label"] for r in outside} == {"secret", "benign"}
     # corpus.jsonl: 207 secret notes were cut, 9 moved to the tuning set since (README), 198 are
-    # left; gitleaks.jsonl: 248 of the 923 cut, noseyparker.jsonl: 91 of the 354 cut (the rest
-    # of both was drawn for tuning).
-    assert sum(r["label"] == "secret" for r in outside) >= 530
+    # left; gitleaks.jsonl: 248 of the 923 cut, noseyparker.jsonl: 91 of the 354 cut,
+    # trufflehog.jsonl: 706 of the 1,468 cut (the rest of each was drawn for tuning).
+    assert sum(r["label"] == "secret" for r in outside) >= 1230
     assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
     assert len({r["text"] for r in outside}) == len(outside)
     readme = README.read_text(encoding="utf-8")
@@ -82,9 +87,11 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
 
 
 def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
-    tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS) + load(TUNING_NOSEYPARKER)}
+    tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS) + load(TUNING_NOSEYPARKER)
+             + load(TUNING_TRUFFLEHOG)}
     assert tuned and not tuned & {r["text"] for r in outside}
-    for tuning, measured in ((TUNING_GITLEAKS, OUTSIDE_GITLEAKS), (TUNING_NOSEYPARKER, OUTSIDE_NOSEYPARKER)):
+    for tuning, measured in ((TUNING_GITLEAKS, OUTSIDE_GITLEAKS), (TUNING_NOSEYPARKER, OUTSIDE_NOSEYPARKER),
+                             (TUNING_TRUFFLEHOG, OUTSIDE_TRUFFLEHOG)):
         tuned_files = {r["source"].split(" ")[1] for r in load(tuning)}
         measured_files = {r["source"].split(" ")[1] for r in load(measured)}
         assert tuned_files and measured_files and not tuned_files & measured_files
@@ -93,7 +100,8 @@ def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
 @pytest.mark.parametrize("path, least, floor", [
     (TUNING_GITLEAKS, 600, GITLEAKS_TUNING_RECALL_FLOOR),
     (TUNING_NOSEYPARKER, 250, NOSEYPARKER_TUNING_RECALL_FLOOR),
-], ids=["gitleaks", "noseyparker"])
+    (TUNING_TRUFFLEHOG, 750, TRUFFLEHOG_TUNING_RECALL_FLOOR),
+], ids=["gitleaks", "noseyparker", "trufflehog"])
 def test_recall_on_the_rule_files_drawn_for_tuning_does_not_fall(path, least, floor, capsys):
     figures = outside_figures(load(path))
     with capsys.disabled():
