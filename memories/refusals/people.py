@@ -86,6 +86,8 @@ from memories.refusals.people_cues import (
     _mark_tech_phrases,
     _post_cue,
     _pre_cue,
+    name_given,
+    spoken_to,
 )
 from memories.refusals.people_lexicon import (
     _get_lexicon,
@@ -219,6 +221,15 @@ def _unknown_run(text: str, run: list[_Token], lex: _Lexicon, initials: bool) ->
     return before is None or before.group(1).lower() not in _PLACE_BEFORE  # "in Villafranca del Cid"
 
 
+# "I'm in Den Haag", "moved to a flat near Rosa Parks": after these a run is a place.
+_PLACE_ONLY_BEFORE = frozenset("in near into inside outside across".split())
+
+
+def _after_place_word(text: str, first: _Token) -> bool:
+    before = re.search(r"([^\W\d_]+)\s+$", text[max(0, first.start - 12) : first.start])
+    return before is not None and before.group(1) in _PLACE_ONLY_BEFORE
+
+
 def _is_name_word(tok: _Token) -> bool:
     return tok.cap and tok.kind in "SLWTUE" and not tok.code
 
@@ -295,9 +306,10 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not _initial(t)]
         initials = any(_initial(t) for t in tokens[i : j + 1])
         if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)):
-            spans.append((tokens[i].start, tokens[j].end))
+            if not (_after_place_word(text, tokens[i]) and not tokens[j].possessive):
+                spans.append((tokens[i].start, tokens[j].end))
             for k in range(i, j + 1):
-                used[k] = True
+                used[k] = True  # a place's words ("in Den Haag") are not names one by one either
         i = j + 1
 
     # Rules 3 and 4: single words.
@@ -314,15 +326,21 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             ):
                 held = True  # "ask Will", "my manager Julia", "ping Oyelaran", "email Yusuf"
             elif tok.kind in "SLWU":
-                # "Will said", "Jordan from sales", "Zhyldyz said"
-                held = _post_cue(text, tokens, i, strict=tok.kind in "WU")
+                # "Will said", "Jordan from sales", "Zhyldyz said"; "Bryce, can you …"
+                held = _post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
             else:  # tech: only "Julia's birthday"
                 held = tok.possessive and _post_cue(text, tokens, i)
+            # "What's your last name? Nielsen", "my name is Will"
+            held = held or (tok.kind in "SLWUT" and name_given(text, tok))
             if held:
                 spans.append((tok.start, tok.end))
                 used[i] = True
             continue
         if not tok.lower:
+            continue
+        if tok.kind in "SLWU" and tok.key not in lex.english and name_given(text, tok):
+            spans.append((tok.start, tok.end))  # "people call me višeslav"
+            used[i] = True
             continue
         nxt = tokens[i + 1] if i + 1 < n else None
         if nxt is not None and not used[i + 1] and _lower_pair(text, tok, nxt, lex):

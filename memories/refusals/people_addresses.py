@@ -23,9 +23,10 @@ also a title — "1737 Cheriton Dr Reuquén"):
   Zuidhove 188", "Señores Curas 88 street", "Kuusiku 7 and …"); a corner ("the corner of …") ("Maarit and Hersnapvej 75"); "C/";
 * the span is a whole line of an address: alone on its line (or between " / "), after a line
   with a house number, "Apt", "Suite" or "P.O. Box";
-* a company: after "work for", "works at", "employed by"… ; or one of three single surnames
-  written "A, B and C" (the shape of firm names: "Davis, Reynolds and Williamson"), with no
-  word before it that says they are people.
+* a company: followed by a firm's word ("Rand Corporation", "Wolfram Research",
+  ``data/people_firm_words.txt``); after "work for", "works at", "employed by"… ; or one of
+  three single surnames written "A, B and C" (the shape of firm names: "Davis, Reynolds and
+  Williamson"), with no word before it that says they are people.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import functools
 import re
 
 from memories.refusals.people_lexicon import _Lexicon
+from memories.refusals.people_words import _FIRM_WORDS
 from memories.refusals.people_words import _STREET_PREFIXES as _PREFIXES
 from memories.refusals.people_words import _STREET_WORDS_EXTRA
 
@@ -123,8 +125,14 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if following is not None and text[end : following.start()].strip(" .") == "":
         after = text[following.end() : following.end() + 12]
         addressed = house_before or _ADDRESS_AFTER_STREET.match(after) is not None
-        if _street_word(following.group(), lex, addressed=addressed):
+        word = following.group()
+        # "Stephan Fenstermacher points out": a lower-case street word ("points", "crossing")
+        # names a street only with an address around it, or if it is always one ("street").
+        written_as_street = word[0].isupper() or addressed or word.lower() in _ALWAYS_STREET
+        if written_as_street and _street_word(word, lex, addressed=addressed):
             return True
+        if word[0].isupper() and word.lower().rstrip(".") in _FIRM_WORDS:
+            return True  # "Rand Corporation", "Wolfram Research"
     for i, word in enumerate(span_words[1:], start=1):
         addressed = house_before or (i == len(span_words) - 1 and _ADDRESS_AFTER_STREET.match(text[end : end + 12]))
         if _street_word(word, lex, addressed=bool(addressed)):

@@ -191,3 +191,33 @@ def _email_names_person(local: str, lex: _Lexicon) -> bool:
         named(word[:k]) and word[:k] not in lex.ambiguous and named(word[k:])
         for k in range(3, len(word) - 2)
     )
+
+
+# "What's your last name? Nielsen", "my name is Višeslav", "people call me bertram": the word
+# after a question or statement of someone's name is that name, whatever its case.
+_NAME_GIVEN_BEFORE = re.compile(
+    r"(?:\b(?:first|last|full|given|family|middle|maiden|sur|nick)\s*name|\b(?:my|his|her|their|your)\s+name)"
+    r"(?:\s+is|\s+was|'s)?\s*[?:=\-–—]?\s*$"
+    r"|\b(?:call(?:s|ed)?\s+me|i\s+go\s+by|i\s+am\s+called|i'?m\s+called)\s+$",
+    re.IGNORECASE,
+)
+# "Bryce, can I please speak to your boss?": a name alone before a comma at a sentence's start,
+# then a sentence that speaks to "you".
+_SPOKEN_TO_AFTER = re.compile(
+    r",\s+(?:can|could|would|will|do|did|are|have|please|thanks|thank|let|i|we)\b[^.!?\n]{0,80}?"
+    r"\b(?:you|your|yours)\b",
+    re.IGNORECASE,
+)
+
+
+def name_given(text: str, tok: _Token) -> bool:
+    """``tok`` is the answer to "your name?", or follows "call me" (``_NAME_GIVEN_BEFORE``)."""
+    return _NAME_GIVEN_BEFORE.search(text, max(0, tok.start - 40), tok.start) is not None
+
+
+def spoken_to(text: str, tok: _Token) -> bool:
+    """``tok`` opens a sentence, alone before a comma, and the sentence speaks to "you"."""
+    before = text[: tok.start].rstrip(" >\"'“")
+    if before and before[-1] not in ".!?\n:":
+        return False
+    return _SPOKEN_TO_AFTER.match(text, tok.raw_end) is not None

@@ -35,6 +35,10 @@ _CALENDAR = words("people_calendar")
 # Teams, departments and groups: "ask Finance", "email Support" do not name a person.
 _GROUPS = words("people_groups")
 
+# Words that end a firm's name: a name-shaped span right before one is the firm's ("Rand
+# Corporation"), not a person.
+_FIRM_WORDS = words("people_firm_words")
+
 # Function words: never a name, whatever a name list says ("The", "Can", "An").
 _FUNCTION = words("people_function_words")
 

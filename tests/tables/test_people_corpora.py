@@ -37,18 +37,18 @@ def figures(corpus, owner, workspace):
 
 def test_issue_18_outside_corpus_figures(owner, eu_ws):
     """People/records (R-SAVE-3) on the outside set: the issue's targets, recall >= 99.5 % and
-    false refusals <= 0.5 % (measured on what is left after the moves: 99.65 %, 0 of 885). Other
+    false refusals <= 0.5 % (measured on what is left after the moves: 99.65 %, 0 of 652). Other
     people held (R-SAVE-3b): the issue's targets (held >= 95 %, false holds <= 2 %) are NOT met
     by the person detector yet (benchmarks/RESULTS.md); the figures measured on what is left
-    (85.0 % held, 3.9 % false holds; 75.8 % and 10.0 % before the issue-18 rules) are asserted,
-    so that worse ones fail."""
+    after the second random draw (seed 1819) are asserted, so that worse ones fail: 88.1 % held
+    and 3.8 % false holds (86.6 % and 4.3 % on the same notes before that round's rules)."""
     measured = figures(people_corpora.outside_corpus(), owner, eu_ws)
-    assert measured.records_notes >= 3000 and measured.clean_notes >= 850
+    assert measured.records_notes >= 3000 and measured.clean_notes >= 650
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.005
-    assert measured.other_notes >= 340 and measured.benign_notes >= 530
-    assert measured.other_held_rate >= 0.85
-    assert measured.false_hold_rate <= 0.04
+    assert measured.other_notes >= 260 and measured.benign_notes >= 390
+    assert measured.other_held_rate >= 0.88
+    assert measured.false_hold_rate <= 0.039
 
 
 def test_issue_18_tuning_corpus_figures(owner, eu_ws):
@@ -57,7 +57,8 @@ def test_issue_18_tuning_corpus_figures(owner, eu_ws):
     other-people notes refused ("Thank Maria Morales …": a table person is Maria, and "thank"
     says a person is meant), and 4 moved notes are refused too (2 of the 32, which the rule
     they motivated does not clear, and 2 of the random quarter that name a tuning-table
-    person's name word after a cue), hence 17 of 1,592 (1.07 %; 8 of 1,258 before the move)."""
+    person's name word after a cue), hence 17 of 1,592 (1.07 %; 8 of 1,258 before the move);
+    18 of 1,812 (0.99 %) with the second draw's notes (seed 1819)."""
     measured = figures(people_corpora.tuning_corpus(), owner, eu_ws)
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.011

@@ -10,6 +10,8 @@ Deterministic (seeded); run once, the output is committed. Never edit the output
 Notes moved to the tuning set (``tests/data/people_tuning_from_outside.jsonl``, lines with
 ``"kind": "note"``) are left out. After moving cases, ``build.py --drop-moved`` applies the same
 filter to the committed notes.jsonl without the sdist (the result is what a full build gives).
+``build.py --draw-for-tuning SEED`` moves a random quarter of the other-people and of the benign
+notes left (with every copy of their texts) to the tuning set, before any is looked at.
 """
 
 from __future__ import annotations
@@ -221,8 +223,32 @@ def main(root: Path) -> None:
     print(f"{len(people)} records, {len(notes)} notes")
 
 
+def draw_for_tuning(seed: int) -> None:
+    """Moves a random quarter of each clean label's notes left, and every copy of their texts,
+    to the tuning set (README.md, "Rules"), then drops them from notes.jsonl."""
+    notes = [json.loads(line) for line in (HERE / "notes.jsonl").read_text(encoding="utf-8").splitlines()
+             if line.strip()]
+    rng = random.Random(seed)
+    drawn = set()
+    for label in ("names_person_other", "benign"):
+        of_label = [note for note in notes if note["label"] == label]
+        drawn |= {_note_key(note) for note in rng.sample(of_label, len(of_label) // 4)}
+    why = (f"random quarter (seed {seed}) of the outside names_person_other and benign notes left after "
+           "the seed-1818 draw, moved before being looked at, to design the other-people rules of "
+           "memories.refusals.people (issue 18, second round)")
+    moved = [note for note in notes if _note_key(note) in drawn]
+    with TUNING.open("a", encoding="utf-8") as out:
+        for note in {_note_key(note): note for note in moved}.values():
+            out.write(json.dumps({**note, "kind": "note", "tuned_for": why}, ensure_ascii=False, sort_keys=True)
+                      + "\n")
+    write_notes(drop_moved(notes))
+    print(f"{len(moved)} notes ({len(drawn)} distinct texts) moved to the tuning set")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--drop-moved"]:
+    if sys.argv[1:2] == ["--draw-for-tuning"]:
+        draw_for_tuning(int(sys.argv[2]))
+    elif sys.argv[1:] == ["--drop-moved"]:
         committed = [json.loads(line) for line in (HERE / "notes.jsonl").read_text(encoding="utf-8").splitlines()
                      if line.strip()]
         kept = drop_moved(committed)
