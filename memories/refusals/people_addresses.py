@@ -35,9 +35,8 @@ import functools
 import re
 
 from memories.refusals.people_lexicon import _Lexicon
-from memories.refusals.people_words import _FIRM_WORDS
+from memories.refusals.people_words import _FIRM_WORDS, _STREET_WORDS_EXTRA
 from memories.refusals.people_words import _STREET_PREFIXES as _PREFIXES
-from memories.refusals.people_words import _STREET_WORDS_EXTRA
 
 # Street words that are surnames too, but far more often the street: no address needed (nor
 # for the abbreviations and other languages' words of data/people_street_words_extra.txt).
