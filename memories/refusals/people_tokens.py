@@ -82,6 +82,8 @@ def _tokenize(text: str, lex: _Lexicon) -> list[_Token]:
             )
             continue
         before = text[start - 1] if start else " "
+        if before == ">" and not text[text.rfind("\n", 0, start) + 1 : start].strip("> \t"):
+            before = " "  # "> Ana wrote": a quoted email's marker at the line's start, not code
         after = text[end] if end < n and not possessive else " "
         code = (
             before in code_before

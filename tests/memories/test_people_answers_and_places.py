@@ -101,3 +101,20 @@ def test_a_place_after_in_or_near_is_not_held(text):
 ])
 def test_a_person_near_a_place_word_is_still_held(text):
     assert held(text)
+
+
+@pytest.mark.parametrize("text", [
+    ">Ilse Marchetti\n>Northwind Freight\n>12 Harbour Road",
+    "> Okonkwo said the export is late",
+    ">> Tamsin Ferreira wrote: the totals are off",
+])
+def test_a_name_after_a_quoted_emails_marker_is_held(text):
+    assert held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "if score >Threshold then flag it",
+    "the pipe a|Ilse is a column alias",
+])
+def test_a_name_glued_to_code_is_still_not_held(text):
+    assert not held(text)
