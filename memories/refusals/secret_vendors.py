@@ -6,7 +6,6 @@ from __future__ import annotations
 from memories.refusals.secret_rules import _bounded, _bounded_left, _Rule, _vendor
 from memories.refusals.secret_values import (
     _char_classes,
-    _is_placeholder,
     _looks_random,
     _wordiness,
 )
@@ -122,12 +121,6 @@ VENDOR_RULES: list[_Rule] = [
             ("aws",), group="value", min_run=40, priority=82,
             accept=lambda m, t: _char_classes(m.group("value")) >= 3
             and _wordiness(m.group("value")) < 0.5),
-    # mysql / mysqldump take the password glued to -p: "mysql -u root -pS3cret db".
-    _vendor("cli_password",
-            r"(?<![\w\-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)\b[^\n]{0,200}?"
-            r"\s-p(?P<value>[^\s'\"]{3,128})",
-            ("mysql", "mariadb"), group="value", priority=78,
-            accept=lambda m, t: not _is_placeholder(m.group("value"))),
     # Microsoft Entra (Azure AD) client secrets: 3 characters, a digit, "Q~", then 31-34.
     _vendor("azure_client_secret",
             r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])",

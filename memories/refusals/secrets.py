@@ -56,6 +56,7 @@ from dataclasses import dataclass
 
 from memories.refusals.normalise import views
 from memories.refusals.secret_assignments import find_quoted_phrase_assignments
+from memories.refusals.secret_cli import find_cli_passwords
 from memories.refusals.secret_code import find_code_literals
 from memories.refusals.secret_context import (
     _TOKEN_RUN_RE,
@@ -99,6 +100,7 @@ _PROSE_FINDERS = (
     find_quoted_phrase_assignments,
     find_manifest_secrets,
     find_code_literals,
+    find_cli_passwords,
     _find_high_entropy,
 )
 

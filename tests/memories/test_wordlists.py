@@ -102,8 +102,9 @@ def test_there_are_data_files():
     # the street words of people_addresses.py (two), the vendors' prefixed token formats
     # (secret_vendors.py), and the words that make "key" / "token" no credential
     # (secret_assignments.py), and the calls that take a password (secret_code.py), and the
-    # words that end a firm's name (people_addresses.py)
-    assert len(DATA_FILES) == 41
+    # words that end a firm's name (people_addresses.py), and the command-line tools' password
+    # flags (secret_cli.py)
+    assert len(DATA_FILES) == 42
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -127,11 +128,12 @@ def test_data_file_is_clean(path):
 def test_every_data_file_is_used():
     used = set()
     # The romanisation tables are read by romanise.py (scheme tables, not word lists: not frozen),
-    # the token formats by secret_vendors.py, the credential calls by secret_code.py.
+    # the token formats by secret_vendors.py, the credential calls by secret_code.py, the
+    # command-line password flags by secret_cli.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
-        "memories.refusals.secret_code",
+        "memories.refusals.secret_code", "memories.refusals.secret_cli",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None

@@ -1,0 +1,55 @@
+"""Passwords given to command-line tools as a flag's value (R-SAVE-2): "sshpass -p 'Wq7!zR2p'",
+"psexec \\\\web01 -u svc -p Summer2024!", "smbclient -U jdoe%Pa55w0rd!".
+
+The tools and their password flags come from each tool's manual (data/secrets_cli_password_flags.txt):
+a flag is a password only in its own tool ("-p" is a port in "docker run"), so the flag is looked
+for after the tool's name on the same line. Variables and placeholders ("$DB_PASS", "%PW%",
+"<password>") are not passwords.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_values import _acceptable_password
+from memories.refusals.wordlists import entries
+
+__all__ = ["find_cli_passwords"]
+
+_FLAGS: dict[str, list[tuple[str, str]]] = {}
+for _entry in entries("secrets_cli_password_flags"):
+    _command, _flag, _how = _entry.split("\t")
+    _FLAGS.setdefault(_command.lower(), []).append((_flag, _how))
+
+# A tool's name as a command: at a line's or a word's start, or after a path ("C:\Tools\PsExec.exe").
+_COMMAND_RE = re.compile(
+    r"(?:^|(?<=[\s\"'`(;|&/\\]))(?P<command>" + "|".join(
+        re.escape(c).replace(r"\ ", r"\s+") for c in sorted(_FLAGS, key=len, reverse=True))
+    + r")(?:\.exe)?(?=\s)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_VALUE = r"(?:'(?P<sq>[^'\n]{1,128})'|\"(?P<dq>[^\"\n]{1,128})\"|(?P<val>[^\s'\"]{1,128}))"
+_HOW = {"space": r"\s+" + _VALUE, "glued": _VALUE, "percent": r"\s+['\"]?[^\s%'\"]{1,64}%" + _VALUE}
+_FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags]
+             for command, flags in _FLAGS.items()}
+_VARIABLE_RE = re.compile(r"^(?:\$\w+|\$\{[^}]*\}|%\w+%|\$\(.*\))$")
+
+
+def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for command in _COMMAND_RE.finditer(text):
+        key = " ".join(command.group("command").lower().split())
+        line_end = text.find("\n", command.end())
+        line_end = len(text) if line_end == -1 else line_end
+        for flag_re in _FLAG_RES[key]:
+            for match in flag_re.finditer(text, command.end(), line_end):
+                group = next(g for g in ("sq", "dq", "val") if match.group(g) is not None)
+                value = match.group(group)
+                start, end = match.span(group)
+                if group == "val" and value.startswith("-"):
+                    continue  # the next flag: no value given
+                if _VARIABLE_RE.match(value) or _overlaps(taken, start, end):
+                    continue
+                if _acceptable_password(value, strength="weak", quoted=group != "val"):
+                    yield "cli_password", start, end, 66
