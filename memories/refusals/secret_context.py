@@ -239,6 +239,7 @@ _ID_CONTEXT_WORDS = frozenset(
     merge cherry-pick cherry-picked cherrypick revert reverted git head tag image layer ref diff
     patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
     file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
+    cursor cursors paging pagination continuation
     """.split()
 )
 # Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.

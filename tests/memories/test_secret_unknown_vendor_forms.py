@@ -69,6 +69,8 @@ def test_a_random_value_assigned_to_any_name_is_refused(text):
     "build_tag=release-2024-03-hotfix-candidate",
     "report_url=https://example.com/reports/weekly-revenue-by-region",
     "filter=region_emea_and_apac_only_for_q3",
+    # A pagination cursor: opaque, random-looking, and no credential.
+    "cursor=CkQKFgoJY3JlYXRl" + "ZEF0EgkI0JuJsAYQgK8yGiZxdWVyeS1wYWdlLXRva2Vu",
 ])
 def test_ids_and_words_assigned_to_a_name_are_no_key(text):
     assert not flagged(text)
