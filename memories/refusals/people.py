@@ -79,7 +79,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memories.refusals.people_addresses import not_a_person
+from memories.refusals.people_addresses import addressee, not_a_person
 from memories.refusals.people_cues import (
     _email_names_person,
     _joined,
@@ -305,7 +305,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
                 break
         run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not _initial(t)]
         initials = any(_initial(t) for t in tokens[i : j + 1])
-        if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)):
+        if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)
+                              or addressee(text, run, lex)):
             if not (_after_place_word(text, tokens[i]) and not tokens[j].possessive):
                 spans.append((tokens[i].start, tokens[j].end))
             for k in range(i, j + 1):

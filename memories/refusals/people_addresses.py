@@ -47,11 +47,11 @@ _HOUSE_NUMBER_BEFORE = re.compile(
     re.I)
 _CORNER_BEFORE = re.compile(r"\bcorner\s+of\s+(?:[^\n]{0,40}\s+and\s+)?$", re.I)
 _YEAR_WORDS = re.compile(r"(?:in|since|from|by|until|till|of|year|before|after|during|circa|c\.)\s+$", re.I)
-_NUMBER_AFTER = re.compile(
-    r"\s+\d{1,6}[A-Za-z]?(?:\s*$|\s*[/,;\n.?!]|\s+(?:apt|suite|unit)\b|\s+and\s+(?-i:[^\W\d_a-z]))", re.I)
+_NUMBER_AFTER = re.compile(  # on the span's line: a number on the next line is the next line's
+    r"[ \t]+\d{1,6}[A-Za-z]?(?:\s*$|\s*[/,;\n.?!]|\s+(?:apt|suite|unit)\b|\s+and\s+(?-i:[^\W\d_a-z]))", re.I)
 # "Maarit and Hersnapvej 75", "the corner of Kuusiku 7 and …": a corner of two streets.
 _CORNER_AFTER = re.compile(r"\s+and\s+[^\W\d_][\w'’\-]*\s+\d{1,6}[A-Za-z]?\b")
-_NUMBER_THEN_WORD = re.compile(r"\s+\d{1,6}[A-Za-z]?\s+([^\W\d_]+)")
+_NUMBER_THEN_WORD = re.compile(r"[ \t]+\d{1,6}[A-Za-z]?\s+([^\W\d_]+)")
 _ADDRESS_LINE = re.compile(r"\d+\s*[^\W\d_]|\b(?:apt|suite|p\.?\s?o\.?\s?box)\b", re.I)
 _ADDRESS_AFTER_STREET = re.compile(r"^[\s.,]*(?:[/\n]|\d|(?:apt|suite|unit)\b)", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
@@ -155,3 +155,24 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if _ORG_BEFORE.search(text[max(0, start - 30) : start]):
         return True
     return _company_triple(text, start, end)
+
+
+# The first lines of a postal address: a house number and a street, or "Apt", "Suite", a box.
+_ADDRESS_START = re.compile(r"[\s>]*(?:\d{1,6}[A-Za-z]?,?\s+[^\W\d_]|(?:apt|suite|unit|p\.?\s?o\.?\s?box)\b)", re.I)
+# What may come before a name on its line: quote markers, a label ("Ship to:", "Billing address:").
+_LINE_LABEL = re.compile(r"[\s>]*(?:[^\W\d_][\w ]{0,30}:\s*)?")
+
+
+def addressee(text: str, run: list, lex: _Lexicon) -> bool:
+    """"Sophie Lang" on the line above "3482 Via Franscini 71": two or three name words, one a
+    first name, alone on their line (after quote markers or a label), with an address line in the
+    next two lines. The name an address is written to is a person's, even when its words are
+    also English words (rule 2 wants more evidence for those)."""
+    if not 2 <= len(run) <= 3 or any(t.kind not in "SLWUE" for t in run) or not any(t.key in lex.first for t in run):
+        return False
+    start, end = run[0].start, run[-1].end
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end == -1 or _LINE_LABEL.fullmatch(text, line_start, start) is None or text[end:line_end].strip(" ,."):
+        return False
+    return any(_ADDRESS_START.match(line) for line in text[line_end + 1:].split("\n", 2)[:2])

@@ -118,3 +118,22 @@ def test_a_name_after_a_quoted_emails_marker_is_held(text):
 ])
 def test_a_name_glued_to_code_is_still_not_held(text):
     assert not held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Maria Lopez\n12 Harbour Road\nLeeds LS1 4AB",
+    "Ship to: Grace Young\n12 Harbour Road\nLeeds",
+    "Billing address: Will Short\n    3482 Via Roma 71 Suite 838\n   Bologna",
+])
+def test_the_name_an_address_is_written_to_is_held(text):
+    assert held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Head Office\n12 Harbour Road\nLeeds",
+    "Ship to: Main Depot\n12 Harbour Road",
+    "Deliver to the loading bay\n12 Harbour Road",
+    "12 Harbour Road\nLeeds\nLS1 4AB",
+])
+def test_an_address_without_a_persons_name_is_not_held(text):
+    assert not held(text)
