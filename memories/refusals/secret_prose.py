@@ -133,6 +133,8 @@ _PASSWORD_TAIL_RE = _compile(
     # "the password for the staging box is ..." / "Passwort für den Router: ..."
     r"(?P<about>\s+(?:for|of|on|to|at|in|für|fur|pour|para|de|del|du|do|da|dos|das|von|van|"
     r"voor|di|della|dla|для|от|на)(?:\s+[\w.@'\"\-]{1,80}){1,4}?"
+    # "the password we gave them is ...": a relative clause, then "is" / "was"
+    r"|\s+(?:that|which|we|i|you|they|he|she|someone|it)(?:\s+[\w'\-]{1,30}){1,5}?(?=\s+(?:is|was)\s)"
     # "mot de passe wifi est ...", "contraseña wifi: ...": the qualifier follows the word
     r"|(?:(?<=passe)|(?<=aña)|(?<=ana)|(?<=nha)|(?<=wort))\s+[\w\-]{2,20})?"
     r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：])\s*"

@@ -1,7 +1,7 @@
 """Issue 18, fifth round: keys of vendors the detector has no format for, in the forms TruffleHog's
 detector tests showed it missing (the detector folders drawn for tuning,
 tests/data/secret_tuning_from_trufflehog.jsonl), each as a class, with the ordinary notes each
-rule must still let through (SPEC R-SAVE-2).
+rule must still let through (SPEC R-SAVE-2), and two forms found on the way.
 
 Plain tests: no database, no Django (run with ``-p no:django``). Every test of a new rule has
 cases that fail against the detector of commit 34eeed4 (before this round). The values are made
@@ -135,3 +135,24 @@ def test_a_key_on_a_tab_indented_line_after_a_url_is_refused():
 
 def test_a_document_id_inside_a_url_is_still_no_key():
     assert not flagged(f"the spec is at https://docs.example.org/d/{MIXED_KEY}/edit")
+
+
+# Found on the way, in bench_secrets' hand-written notes (a tuning set): a relative clause
+# between "password" and "is".
+@pytest.mark.parametrize("text", [
+    "The temp password we gave the customer is TempPass-8831",
+    "the password that IT set for the kiosk is Kiosk-4471!",
+    f"The password they use for the warehouse is {MIXED_KEY[:12]}",
+])
+def test_a_password_named_before_a_relative_clause_is_refused(text):
+    assert flagged(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the password manager we use is 1Password",
+    "the password we use for prod is stored in the vault",
+    "the password they gave is correct",
+    "the password policy we agreed is 12 characters",
+])
+def test_a_relative_clause_about_passwords_is_no_password(text):
+    assert not flagged(text)
