@@ -22,7 +22,8 @@ also a title — "1737 Cheriton Dr Reuquén"):
   or right after it and then the end of the line, a separator or a street word ("Peter
   Zuidhove 188", "Señores Curas 88 street", "Kuusiku 7 and …"); a corner ("the corner of …") ("Maarit and Hersnapvej 75"); "C/";
 * the span is a whole line of an address: alone on its line (or between " / "), after a line
-  with a house number, "Apt", "Suite" or "P.O. Box";
+  with a house number, "Apt", "Suite" or "P.O. Box"; or it follows a comma on a line that starts
+  with a house number and a street ("213 Pilekrogen 53 Apt. 263, Grand-Leez");
 * a company: followed by a firm's word ("Rand Corporation", "Wolfram Research",
   ``data/people_firm_words.txt``); after "work for", "works at", "employed by"… ; or one of
   three single surnames written "A, B and C" (the shape of firm names: "Davis, Reynolds and
@@ -100,6 +101,15 @@ def _whole_address_line(text: str, start: int, end: int) -> bool:
     return _ADDRESS_LINE.search(text, max(0, line_start - 200), line_start + 1) is not None
 
 
+def _after_comma_in_address_line(text: str, start: int) -> bool:
+    """"213 Pilekrogen 53 Apt. 263, Grand-Leez, Belgium": after a comma, on a line that starts
+    with a house number and a street, a name-shaped span is the town or the region."""
+    if not re.search(r",\s*$", text[max(0, start - 3) : start]):
+        return False
+    street = _ADDRESS_START.match(text, text.rfind("\n", 0, start) + 1)
+    return street is not None and street.end() < start
+
+
 def _company_triple(text: str, start: int, end: int) -> bool:
     if not (text.startswith(",", end) or text.startswith(" and ", end) or text[max(0, start - 5) : start].endswith(
             (", ", " and "))):
@@ -148,7 +158,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True  # "Señores Curas 88 street"
     if re.search(r"\bC/\s*$", text[max(0, start - 4) : start]):
         return True  # "C/ Señores Curas": calle
-    if _whole_address_line(text, start, end):
+    if _whole_address_line(text, start, end) or _after_comma_in_address_line(text, start):
         return True
     if _CORNER_BEFORE.search(text[max(0, start - 60) : start]):
         return True  # "the corner of Kuusiku 7 and Alexander Flat"

@@ -137,3 +137,15 @@ def test_the_name_an_address_is_written_to_is_held(text):
 ])
 def test_an_address_without_a_persons_name_is_not_held(text):
     assert not held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "213 Kestrel Lane 53 Apt. 263, Grand-Leez, Belgium 18431",
+    "Rand Corporation\n\n14 Mill Road, Hunterport, GA 47506",
+])
+def test_a_town_after_a_comma_on_an_address_line_is_not_held(text):
+    assert not held(text)
+
+
+def test_a_person_before_the_address_on_its_line_is_still_held():
+    assert held("Maria Lopez, 12 Harbour Road, Leeds")
