@@ -59,8 +59,13 @@ The rules, on words written as names (capitalised, or lower case where a cue say
    Culp", "Mohmad R. Vizirov"), or two or three name words one of which no list and no
    dictionary knows ("Chihiro Fukunaga", "Charlotte Mathiassen"; not after "in", "at"…).
 7. (issue 18) Not a person after all: a span that is part of an address or a firm's name
-   ("103 Cassidy Street", "Via Roma", "Lopez, Santos and Coleman is an agency"), by the
-   rules of ``people_addresses`` (a title's span only when the title is a street's "Dr").
+   ("103 Cassidy Street", "Via Roma", "Lopez, Santos and Coleman is an agency", "Rand
+   Corporation"), by the rules of ``people_addresses`` (a title's span only when the title is a
+   street's "Dr"); a run after "in" or "near" ("I'm in Den Haag").
+8. (issue 18, second draw) A name given or spoken to, in any case: the answer to "your last
+   name?" or the word after "call me" (``people_cues.name_given``), a name opening a sentence
+   spoken to "you" ("Bryce, can you …", ``spoken_to``); and the name an address is written to,
+   on the line above it (``people_addresses.addressee``).
 
 Measured on the tuning corpus (benchmarks/people_corpora.py: tests/data/people_corpus.json and
 the cases moved from the outside set) and, blind, on tests/data/outside/people/ (its README
@@ -79,7 +84,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memories.refusals.people_addresses import addressee, not_a_person
+from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
     _email_names_person,
     _joined,
@@ -221,15 +226,6 @@ def _unknown_run(text: str, run: list[_Token], lex: _Lexicon, initials: bool) ->
     return before is None or before.group(1).lower() not in _PLACE_BEFORE  # "in Villafranca del Cid"
 
 
-# "I'm in Den Haag", "moved to a flat near Rosa Parks": after these a run is a place.
-_PLACE_ONLY_BEFORE = frozenset("in near into inside outside across".split())
-
-
-def _after_place_word(text: str, first: _Token) -> bool:
-    before = re.search(r"([^\W\d_]+)\s+$", text[max(0, first.start - 12) : first.start])
-    return before is not None and before.group(1) in _PLACE_ONLY_BEFORE
-
-
 def _is_name_word(tok: _Token) -> bool:
     return tok.cap and tok.kind in "SLWTUE" and not tok.code
 
@@ -307,7 +303,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         initials = any(_initial(t) for t in tokens[i : j + 1])
         if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)
                               or addressee(text, run, lex)):
-            if not (_after_place_word(text, tokens[i]) and not tokens[j].possessive):
+            if not (after_place_word(text, tokens[i].start) and not tokens[j].possessive):
                 spans.append((tokens[i].start, tokens[j].end))
             for k in range(i, j + 1):
                 used[k] = True  # a place's words ("in Den Haag") are not names one by one either

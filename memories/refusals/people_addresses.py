@@ -101,6 +101,16 @@ def _whole_address_line(text: str, start: int, end: int) -> bool:
     return _ADDRESS_LINE.search(text, max(0, line_start - 200), line_start + 1) is not None
 
 
+# "I'm in Den Haag", "moved to a flat near Rosa Parks": after these a run is a place.
+_PLACE_ONLY_BEFORE = frozenset("in near into inside outside across".split())
+
+
+def after_place_word(text: str, start: int) -> bool:
+    """A word right before ``start`` that puts a place after it ("in", "near")."""
+    before = re.search(r"([^\W\d_]+)\s+$", text[max(0, start - 12) : start])
+    return before is not None and before.group(1) in _PLACE_ONLY_BEFORE
+
+
 def _after_comma_in_address_line(text: str, start: int) -> bool:
     """"213 Pilekrogen 53 Apt. 263, Grand-Leez, Belgium": after a comma, on a line that starts
     with a house number and a street, a name-shaped span is the town or the region."""
