@@ -54,6 +54,10 @@ _NUMBER_AFTER = re.compile(  # on the span's line: a number on the next line is 
 _CORNER_AFTER = re.compile(r"\s+and\s+[^\W\d_][\w'’\-]*\s+\d{1,6}[A-Za-z]?\b")
 _NUMBER_THEN_WORD = re.compile(r"[ \t]+\d{1,6}[A-Za-z]?\s+([^\W\d_]+)")
 _ADDRESS_LINE = re.compile(r"\d+\s*[^\W\d_]|\b(?:apt|suite|p\.?\s?o\.?\s?box)\b", re.I)
+# The first lines of a postal address: a house number and a street, or "Apt", "Suite", a box.
+_ADDRESS_START = re.compile(r"[\s>]*(?:\d{1,6}[A-Za-z]?,?\s+[^\W\d_]|(?:apt|suite|unit|p\.?\s?o\.?\s?box)\b)", re.I)
+# What may come before a name on its line: quote markers, a label ("Ship to:", "Billing address:").
+_LINE_LABEL = re.compile(r"[\s>]*(?:[^\W\d_][\w ]{0,30}:\s*)?")
 _ADDRESS_AFTER_STREET = re.compile(r"^[\s.,]*(?:[/\n]|\d|(?:apt|suite|unit)\b)", re.I)
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 _ORG_BEFORE = re.compile(
@@ -175,12 +179,6 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if _ORG_BEFORE.search(text[max(0, start - 30) : start]):
         return True
     return _company_triple(text, start, end)
-
-
-# The first lines of a postal address: a house number and a street, or "Apt", "Suite", a box.
-_ADDRESS_START = re.compile(r"[\s>]*(?:\d{1,6}[A-Za-z]?,?\s+[^\W\d_]|(?:apt|suite|unit|p\.?\s?o\.?\s?box)\b)", re.I)
-# What may come before a name on its line: quote markers, a label ("Ship to:", "Billing address:").
-_LINE_LABEL = re.compile(r"[\s>]*(?:[^\W\d_][\w ]{0,30}:\s*)?")
 
 
 def addressee(text: str, run: list, lex: _Lexicon) -> bool:
