@@ -2,7 +2,8 @@
 
 A token can be written so that its characters are not the ones the formats name: look-alike
 letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…"), a space or a dash between
-every character, URL-encoding ("ghp%5F…"), or base64 / base32 of the token itself. Each
+every character, URL-encoding ("ghp%5F…"), base64 / base32 of the token itself, or JSON
+escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables hold it). Each
 ``View`` here is one such reading, with every character's place in the original text, so a
 finding in a view is reported at the original characters it came from.
 
@@ -40,6 +41,9 @@ _GROUPED_RUN_RE = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_]{3,8}[ \-]){3,}[A-Za-z0-9_]{3,8}(?![A-Za-z0-9_])"
 )
 _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
+# Backslash escapes of JSON or a shell string, however deep ("\\\\\\"" is a quote escaped twice).
+_ESCAPE_RE = re.compile(r"\\+([\"'/nt])")
+_ESCAPED_CHARS = {"n": "\n", "t": "\t"}
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
@@ -164,6 +168,27 @@ def _percent_decoded(text: str) -> list[View]:
     return result
 
 
+def _unescaped(text: str) -> View | None:
+    """Backslash escapes undone: JSON kept inside a string (a CI variable, a YAML value) reads
+    as the JSON it is, so its fields are scanned as fields. None when nothing is escaped."""
+    if "\\" not in text:
+        return None
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    position = 0
+    for escape in _ESCAPE_RE.finditer(text):
+        out.append(text[position: escape.start()])
+        places.extend((i, i + 1) for i in range(position, escape.start()))
+        out.append(_ESCAPED_CHARS.get(escape.group(1), escape.group(1)))
+        places.append(escape.span())
+        position = escape.end()
+    if not position:
+        return None
+    out.append(text[position:])
+    places.extend((i, i + 1) for i in range(position, len(text)))
+    return View("".join(out), tuple(places))
+
+
 def _readable(raw: bytes) -> str | None:
     """``raw`` as text when it is printable UTF-8 (tabs and newlines allowed), else None."""
     try:
@@ -253,6 +278,10 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(percent)
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
+    unescaped = _unescaped(text)
+    if unescaped is not None:
+        result.append(unescaped)
+        result += [_through(view, unescaped) for view in _decoded_runs(unescaped.text, known)]
     return result
 
 

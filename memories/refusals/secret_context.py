@@ -121,7 +121,8 @@ _GENERIC_TAIL_RE = _compile(
     r"|(?(about)(?!)|\s+))"
     # Quoted values may hold any printable character (Django keys: "k3#x!(-_=+)..."); bare
     # values stop at the first character outside the base64 / URL-safe alphabets.
-    r"(?:@?\"(?P<dq>[^\"\s]{8,512})\"|'(?P<sq>[^'\s]{8,512})'|`(?P<bq>[^`\s]{8,512})`"
+    # A space pasted inside the quotes with the value ("' T5LJ…= '") is not part of it.
+    r"(?:@?\" ?(?P<dq>[^\"\s]{8,512}) ?\"|' ?(?P<sq>[^'\s]{8,512}) ?'|` ?(?P<bq>[^`\s]{8,512}) ?`"
     r"|(?P<val>[A-Za-z0-9+/=_.~\-]{12,256})"
     # A bare value with symbols ("m{{h}o)p$…"): only right after an assignment to a strong word.
     r"|(?P<sym>[^\s\"'`]{8,256}))",
@@ -150,6 +151,14 @@ def _is_assignment(match: re.Match, text: str, name_start: int) -> bool:
     quoted = match.group("dq") is not None or match.group("sq") is not None
     return (quoted and not match.group("about") and not match.group("sep").strip()
             and directive(text, name_start, match.end()))
+
+
+_DASHED_HEX_RE = _compile(r"[0-9a-fA-F]{4,}(?:-[0-9a-fA-F]{4,}){2,}")
+
+
+def _is_dashed_hex(value: str) -> bool:
+    """24+ hex digits in groups of four or more joined by dashes: a UUID's cousin."""
+    return _DASHED_HEX_RE.fullmatch(value) is not None and len(value) - value.count("-") >= 24
 
 
 def _assigned_key_material(value: str, match: re.Match, text: str, name_start: int) -> bool:
@@ -194,8 +203,9 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             value = _trim_value(value)
         if _overlaps(taken, match.start(group), match.start(group) + len(value)):
             continue  # a more specific rule already holds this value
-        if _UUID_RE.fullmatch(value):
-            # Heroku-style UUID API keys only count right after an explicit credential word.
+        if _UUID_RE.fullmatch(value) or _is_dashed_hex(value):
+            # Heroku-style UUID API keys only count right after an explicit credential word;
+            # so do other hex keys written in dashed groups ("e99848c6-aeb1-…-4160").
             strong = bool(_STRONG_KEYWORD_RE.search(keyword))
             if not (strong and match.group("sep").strip() and not match.group("about")):
                 continue
@@ -251,6 +261,7 @@ _HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
     """.split()
 )
 _CONTEXT_WORD_RE = _compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_URL_IN_WINDOW_RE = _compile(r"\S*://\S*")
 _DIGEST_PREFIX_RE = _compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)[-:]")
 # Certificates and public keys are meant to be shared; their base64 bodies are not secrets.
 _PUBLIC_BLOCK_RE = _compile(
@@ -261,8 +272,12 @@ _PUBLIC_BLOCK_RE = _compile(
 
 
 def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since: int = 0) -> bool:
-    """Whether a word before ``position`` (from ``since`` on) says the next string is an id."""
+    """Whether a word before ``position`` (from ``since`` on) says the next string is an id.
+    Words inside a URL are part of an address ("https://git.example.com/projects/…"), not
+    words that name the string."""
     window = lowered[max(since, position - (100 if hex_value else 60)): position]
+    if "://" in window:
+        window = _URL_IN_WINDOW_RE.sub(" ", window)
     words = _HEX_ID_CONTEXT_WORDS if hex_value else _ID_CONTEXT_WORDS
     return any(word in words for word in _CONTEXT_WORD_RE.findall(window))
 
