@@ -66,6 +66,9 @@ The rules, on words written as names (capitalised, or lower case where a cue say
    name?" or the word after "call me" (``people_cues.name_given``), a name opening a sentence
    spoken to "you" ("Bryce, can you …", ``spoken_to``); and the name an address is written to,
    on the line above it (``people_addresses.addressee``).
+9. (issue 18, second draw) Said to be people: a list "X and Y were engineers", "founders: X, Y
+   and Z" (``people_cues.people_lists``), "X is an engineer", "Why is X so impulsive?"
+   (``said_to_be_a_person``; data/people_roles.txt, people_traits.txt), "the gender of X".
 
 Measured on the tuning corpus (benchmarks/people_corpora.py: tests/data/people_corpus.json and
 the cases moved from the outside set) and, blind, on tests/data/outside/people/ (its README
@@ -88,10 +91,13 @@ from memories.refusals.people_addresses import addressee, after_place_word, not_
 from memories.refusals.people_cues import (
     _email_names_person,
     _joined,
+    _lower_pair,
     _mark_tech_phrases,
     _post_cue,
     _pre_cue,
     name_given,
+    people_lists,
+    said_to_be_a_person,
     spoken_to,
 )
 from memories.refusals.people_lexicon import (
@@ -154,7 +160,10 @@ def _title_at(text: str, tokens: list[_Token], i: int, lex: _Lexicon) -> int | N
     if cand.cap:
         ok = True  # after a title, a capitalised word is a name: "Dr. Strange", "Mr. Long"
     else:
-        ok = cand.lower and (in_lists or cand.kind in "SLU")
+        # "dr. okafor"; but "Sir bot": after a capitalised title, a lower-case English word is
+        # that word (whoever writes "Sir" writes the name with a capital too).
+        ok = cand.lower and (in_lists or cand.kind in "SLU") and not (
+            tok.cap and cand.key in lex.english)
     if not ok:
         return None
     return _extend_name(text, tokens, k)
@@ -310,6 +319,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         i = j + 1
 
     # Rules 3 and 4: single words.
+    listed = people_lists(text, tokens, lex)  # "X and Y were engineers"
     for i, tok in enumerate(tokens):
         if used[i] or tok.kind in "XP" or tok.code:
             continue
@@ -324,7 +334,9 @@ def find_person_mentions(text: str) -> list[PersonMention]:
                 held = True  # "ask Will", "my manager Julia", "ping Oyelaran", "email Yusuf"
             elif tok.kind in "SLWU":
                 # "Will said", "Jordan from sales", "Zhyldyz said"; "Bryce, can you …"
-                held = _post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
+                held = (_post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
+                        or (tok.kind != "W" and said_to_be_a_person(text, tok))
+                        or any(s <= tok.start < e for s, e in listed))
             else:  # tech: only "Julia's birthday"
                 held = tok.possessive and _post_cue(text, tokens, i)
             # "What's your last name? Nielsen", "my name is Will"
@@ -357,32 +369,11 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             used[i] = True
 
     # Places and companies named after people (people_addresses): "103 Cassidy Street".
-    emails = set(email_spans)
-    spans = [span for span in spans if span in emails
+    # A list the text says are people is no firm ("Lopez, Santos and Coleman is an agency").
+    kept = set(email_spans) | {span for span in spans if any(s <= span[0] < e for s, e in listed)}
+    spans = [span for span in spans if span in kept
              or not not_a_person(text, *span, lex, after_title=span in titled)]
     return _to_mentions(text, spans)
-
-
-def _lower_pair(text: str, a: _Token, b: _Token, lex: _Lexicon) -> bool:
-    """Two lower-case words that are a first name and a surname (either order)."""
-    if not (a.lower and b.lower and _joined(text, a, b)) or a.code or b.code:
-        return False
-    kinds = a.kind + b.kind
-    if any(k not in "SLWU" for k in kinds) or not ("S" in kinds or "L" in kinds):
-        return False
-    if all(t.key in lex.wordlike for t in (a, b) if t.kind in "SL"):
-        return False  # "handler subclasses"
-    for tok in (a, b):
-        if tok.kind == "U" and (tok.key in lex.english or len(tok.key) < 3):
-            return False
-        if (
-            tok.kind == "W"
-            and tok.key in lex.frequent
-            and tok.key not in lex.first
-            and tok.key not in lex.last
-        ):
-            return False
-    return True
 
 
 def _to_mentions(text: str, spans: list[tuple[int, int]]) -> list[PersonMention]:

@@ -29,8 +29,10 @@ from memories.refusals.people_words import (
     _PRE_PERSONAL_PAIRS,
     _PRE_SKIP,
     _PRE_WEAK,
+    _ROLES,
     _TECH,
     _TECH_PHRASES,
+    _TRAITS,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -61,6 +63,28 @@ for _phrase in _TECH_PHRASES:
     _TECH_PHRASES_BY_FIRST.setdefault(_phrase.split()[0], []).append(_phrase.split())
 
 
+def _lower_pair(text: str, a: _Token, b: _Token, lex: _Lexicon) -> bool:
+    """Two lower-case words that are a first name and a surname (either order)."""
+    if not (a.lower and b.lower and _joined(text, a, b)) or a.code or b.code:
+        return False
+    kinds = a.kind + b.kind
+    if any(k not in "SLWU" for k in kinds) or not ("S" in kinds or "L" in kinds):
+        return False
+    if all(t.key in lex.wordlike for t in (a, b) if t.kind in "SL"):
+        return False  # "handler subclasses"
+    for tok in (a, b):
+        if tok.kind == "U" and (tok.key in lex.english or len(tok.key) < 3):
+            return False
+        if (
+            tok.kind == "W"
+            and tok.key in lex.frequent
+            and tok.key not in lex.first
+            and tok.key not in lex.last
+        ):
+            return False
+    return True
+
+
 def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     """What the words just before token i say: 'people' (only said of people: "ask",
     "my manager"), 'personal' (also "thanks to", "owned by"), 'contact' ("email", "call"),
@@ -80,6 +104,8 @@ def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     key = prev.key
     if key in _PRE_PEOPLE_ONLY:
         return "people"
+    if key == "of" and j >= 1 and tokens[j - 1].key in _PERSON_NOUNS:
+        return "personal"  # "the true gender of Vehbija", "the birthday of Ana"
     if j >= 1 and (tokens[j - 1].key, key) in _PRE_PERSONAL_PAIRS:
         return "personal"
     if key in _PRE_PERSONAL:
@@ -221,3 +247,59 @@ def spoken_to(text: str, tok: _Token) -> bool:
     if before and before[-1] not in ".!?\n:":
         return False
     return _SPOKEN_TO_AFTER.match(text, tok.raw_end) is not None
+
+
+# "Usamov and Bowers were precision engineers", "our 3 founders: Gerste, Johnson and Johnson":
+# capitalised words listed together and said to be people (data/people_roles.txt).
+# The role is the phrase's last word: punctuation or a preposition follows ("engineers at Acme").
+_ROLE_ENDS = (r"(?=[ \t]*(?:[.,;:!?)\n]|$)|[ \t]+(?:at|from|of|who|in|with|and|for|since|until|"
+              r"before|on|to)\b)")
+_LISTED_NAME = r"[A-Z][\w'’\-]+"
+_NAME_LIST = rf"{_LISTED_NAME}(?:(?:[ \t]*,[ \t]*(?:and[ \t]+)?|[ \t]+(?:and|&)[ \t]+){_LISTED_NAME})+"
+_LISTED_AS_PEOPLE_RE = re.compile(
+    rf"(?<![\w\-])(?P<named>{_NAME_LIST})[ \t]+(?:were|are|became|have[ \t]+been)[ \t]+"
+    rf"(?:[a-z\-]+[ \t]+){{0,2}}(?P<role>[a-z\-]+){_ROLE_ENDS}"
+    rf"|\b(?P<role_first>[A-Za-z\-]+)[ \t]*:[ \t]*(?P<listed>{_NAME_LIST})"
+)
+# "Tomasz was a precision engineer"; "Why is Glyceria so impulsive?", "Ines is very shy".
+_CALLED_AFTER_RE = re.compile(
+    r"[ \t]+(?:is|was)[ \t]+(?:a|an)[ \t]+(?:[a-z\-]+[ \t]+){0,2}(?P<role>[a-z\-]+)" + _ROLE_ENDS +
+    r"|[ \t]+(?:is|was|seems|seemed|can[ \t]+be|gets|got)[ \t]+"
+    r"(?:(?:so|very|really|too|always|quite|a[ \t]+bit)[ \t]+)?(?P<trait>[a-z\-]+)\b"
+    r"|[ \t]+(?:so|very|really|too|always)[ \t]+(?P<asked_trait>[a-z\-]+)\b"
+)
+_LIST_VERBS = (" were ", " are ", " became ", " been ")
+_ASKED_BEFORE_RE = re.compile(r"\b(?:is|was|are|isn't|wasn't)[ \t]+$", re.IGNORECASE)
+
+
+def people_lists(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of lists of capitalised words that the text says are people (``_ROLES``), unless
+    an item is a tool or a place that is nobody's name ("Editors: Vim, Emacs and Nano";
+    "Johnson" is a surname too)."""
+    if ":" not in text and not any(verb in text for verb in _LIST_VERBS):
+        return []
+    if not any(t.key in _ROLES for t in tokens):
+        return []
+    spans = []
+    for match in _LISTED_AS_PEOPLE_RE.finditer(text):
+        if match.group("named") is not None and match.group("role") in _ROLES:
+            spans.append(match.span("named"))
+        elif match.group("listed") is not None and match.group("role_first").lower() in _ROLES:
+            spans.append(match.span("listed"))
+    return [(start, end) for start, end in spans
+            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
+                       and t.key not in lex.last for t in tokens)]
+
+
+def said_to_be_a_person(text: str, tok: _Token) -> bool:
+    """The words after ``tok`` say it is a person: a role ("is an engineer") or a trait of
+    character ("is so impulsive"; "so impulsive" only when asked, "Why is Glyceria so …")."""
+    match = _CALLED_AFTER_RE.match(text, tok.raw_end)
+    if match is None:
+        return False
+    if match.group("role") is not None:
+        return match.group("role") in _ROLES
+    if match.group("trait") is not None:
+        return match.group("trait") in _TRAITS
+    return (match.group("asked_trait") in _TRAITS
+            and _ASKED_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)

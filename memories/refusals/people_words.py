@@ -69,6 +69,9 @@ _POST_STATE = words("people_post_state")
 _STREET_PREFIXES = words("people_street_prefixes")
 _STREET_WORDS_EXTRA = words("people_street_words_extra")
 _PERSON_NOUNS = words("people_person_nouns")
+# What people are ("X and Y were engineers") and what only people are like ("X is so shy").
+_ROLES = words("people_roles")
+_TRAITS = words("people_traits")
 _DEPT_PREPS = words("people_dept_preps")
 _KOREAN_SYLLABLES = words("people_korean_syllables")
 

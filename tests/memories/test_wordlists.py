@@ -63,8 +63,9 @@ FROZEN = [
      "1172f6ccc20d573fba15bbdf54e080a35e4caec06054a8716b353d6af0d21f60"),
     ("memories.refusals.people_words", "_POST_STATE", 15,
      "4b4d61fdac7df3b0f8bafe2a9820348536c353024f710871f9cab52da228b55c"),
-    ("memories.refusals.people_words", "_PERSON_NOUNS", 55,
-     "c86d2cb11acf2b40655bde8c20fa8281825c45ddf5ac2910da02e637949fe7b7"),
+    # 55 when moved out of the code; "gender" and "pronouns" added for "the gender of X" (issue 18).
+    ("memories.refusals.people_words", "_PERSON_NOUNS", 57,
+     "8c26c300ff2bb5ab217ea3deca05e2d2e263bed5c7e5f2ae5a92e943da5131d2"),
     ("memories.refusals.people_words", "_DEPT_PREPS", 2,
      "d6006c239752e70c3b6624273103a00bd882b939581574c433b8142d87327dca"),
     ("memories.refusals.people_words", "_KOREAN_SYLLABLES", 77,
@@ -103,8 +104,8 @@ def test_there_are_data_files():
     # (secret_vendors.py), and the words that make "key" / "token" no credential
     # (secret_assignments.py), and the calls that take a password (secret_code.py), and the
     # words that end a firm's name (people_addresses.py), and the command-line tools' password
-    # flags (secret_cli.py)
-    assert len(DATA_FILES) == 42
+    # flags (secret_cli.py), and what people are and are like (people_cues.py: roles, traits)
+    assert len(DATA_FILES) == 44
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
