@@ -3,7 +3,8 @@
 A token can be written so that its characters are not the ones the formats name: look-alike
 letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…"), a space or a dash between
 every character, URL-encoding ("ghp%5F…"), base64 / base32 of the token itself, or JSON
-escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables hold it). Each
+escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables hold it), or a
+token cut into string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'"). Each
 ``View`` here is one such reading, with every character's place in the original text, so a
 finding in a view is reported at the original characters it came from.
 
@@ -44,6 +45,12 @@ _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
 # Backslash escapes of JSON or a shell string, however deep ("\\\\\\"" is a quote escaped twice).
 _ESCAPE_RE = re.compile(r"\\+([\"'/nt])")
 _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
+# String literals joined in code: "+" (JS, Java, Go, C#), "." (PHP, Perl), ".." (Lua), "||"
+# (SQL), "&" (VB), nothing (shell's "a""b"), or a line break (Python's and C's literals).
+_LITERAL = r"([\"'`])((?:(?!\1)[^\\\n]|\\.){0,200})\1"
+_LITERAL_RE = re.compile(_LITERAL)
+_JOIN_RE = re.compile(r"\s*(?:\+|\.{1,2}|\|\||&)?\s*")
+_JOINED_LITERALS_HINT_RE = re.compile(r"[\"'`][ \t]*(?:\+|\.{1,2}|\|\||&)?\s*[\"'`]")
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
@@ -189,6 +196,47 @@ def _unescaped(text: str) -> View | None:
     return View("".join(out), tuple(places))
 
 
+def _joined_literals(text: str) -> View | None:
+    """String literals joined in code read as the one string they make: "token = 'ghp_' +
+    'R8x2…'" reads "token = 'ghp_R8x2…'". None when no two literals are joined."""
+    if _JOINED_LITERALS_HINT_RE.search(text) is None:
+        return None
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    position = 0
+    joined_any = False
+    search_from = 0
+    while (first := _LITERAL_RE.search(text, search_from)) is not None:
+        parts = [first]
+        while True:
+            join = _JOIN_RE.match(text, parts[-1].end())
+            following = _LITERAL_RE.match(text, join.end())
+            spaces_only = not join.group().strip()
+            # Space alone joins literals only across lines (Python, C); on one line it
+            # separates a shell's arguments ('--user "$1:$2" "$3"').
+            if following is None or (spaces_only and join.group() and "\n" not in join.group()):
+                break
+            parts.append(following)
+        search_from = parts[-1].end()
+        if len(parts) < 2:
+            search_from = first.end() - 1 if first.end() - first.start() > 2 else first.end()
+            continue
+        joined_any = True
+        out.append(text[position: first.start() + 1])  # up to the first opening quote
+        places.extend((i, i + 1) for i in range(position, first.start() + 1))
+        for part in parts:
+            out.append(part.group(2))
+            places.extend((i, i + 1) for i in range(part.start(2), part.end(2)))
+        out.append(first.group(1))
+        places.append((parts[-1].end() - 1, parts[-1].end()))
+        position = parts[-1].end()
+    if not joined_any:
+        return None
+    out.append(text[position:])
+    places.extend((i, i + 1) for i in range(position, len(text)))
+    return View("".join(out), tuple(places))
+
+
 def _readable(raw: bytes) -> str | None:
     """``raw`` as text when it is printable UTF-8 (tabs and newlines allowed), else None."""
     try:
@@ -278,6 +326,9 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(percent)
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
+    joined_literals = _joined_literals(text)
+    if joined_literals is not None:
+        result.append(joined_literals)
     unescaped = _unescaped(text)
     if unescaped is not None:
         result.append(unescaped)

@@ -8,8 +8,11 @@ piece also needs a card word near it, and a number named as an order, invoice, t
 other id is not a card number.
 
 A PIN is 4-8 digits written after the word PIN ("PIN 4821", "the pin code is 4821", "PIN für
-die Tür: 4821"), or after a code that opens something ("door code 4821", "the code for the
-gate is 4821").
+die Tür: 4821"), or after another name for a code that lets someone in: one that opens something
+("door code 4821", "the code for the gate is 4821"), a passcode, an unlock, access, login or
+verification code, a one-time code ("the otp was 552190"); a card's security code is 3-4 digits
+("CVV 123"). Backup and recovery codes are the codes after those words ("recovery codes:
+4k7m-9p2q 8812-1190").
 """
 
 from __future__ import annotations
@@ -40,14 +43,29 @@ _PIN_NOUN_RE = re.compile(r"(?i)code|number|nummer")
 # A code that opens something is a PIN by another name: "door code 4821", "the code for the
 # gate is 4821", "alarm code: 4821".
 _LOCKS = r"(?:door|alarm|gate|keypad|safe|lock|entry|building|garage|locker)"
+# Other names of a code that lets someone in.
+_ACCESS_CODES = (r"(?:pass[ \-]?code|(?:unlock|access|security|verification|login|sign[ \-]?in|"
+                 r"one[ \-]time|otp|2fa|mfa|sms|totp|auth(?:entication)?|zugangs)[ \-]?code|otp|totp|"
+                 r"cvv2?|cvc2?|csc)")
 _PIN_RE = re.compile(
     r"(?<![A-Za-z])(?:(?:pin|PIN)(?:[ \-]?(?:code|number|nummer|no\.?|#))?"
+    r"|" + _ACCESS_CODES +
     r"|" + _LOCKS + r"[ \-]?code"
     r"|code(?=\s+(?:for|to|of)\s+(?:the\s+|our\s+)?(?:front\s+|back\s+|side\s+|main\s+)?" + _LOCKS + r"))"
     r"(?P<about>\s+(?:for|of|to|on|at|für|de|du|pour|para)(?:\s+[\w.'\-]{1,30}){1,4}?)?"
     r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es)\s+|(?(about)(?!)|\s+))"
-    r"(?P<value>\d{4,8})(?![\d\w.,:/\-]|[.,]\d)",
+    r"(?P<value>\d{3,8})(?![\d\w.,:/\-]|[.,]\d)",
     re.IGNORECASE,
+)
+_CARD_CODE_RE = re.compile(r"(?i)cvv2?|cvc2?|csc|security[ \-]?code")
+# "pin 4829" alone may be the verb ("pin 2024 as the baseline"); after a word that owns it, not.
+_PIN_OWNER_RE = re.compile(
+    r"(?i)\b(?:my|your|his|her|our|their|the|voicemail|sim|card|bank|debit|atm|phone|laptop|"
+    r"device|router|wifi|door|alarm|safe)\s+$"
+)
+_RECOVERY_CODES_RE = re.compile(
+    r"(?i)\b(?:backup|recovery|2fa|mfa|emergency|scratch)[ \-]codes?\b[^\n\d]{0,12}?"
+    r"(?P<codes>(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{6,10})(?:[\s,;]+(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{6,10}))*)"
 )
 
 
@@ -86,9 +104,15 @@ def _find_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     for match in _PIN_RE.finditer(text):
         word = match.group()[:3]
         sep = match.group("sep").strip()
-        if not sep and word != "PIN" and not _PIN_NOUN_RE.search(match.group()):
+        if (not sep and word.lower() == "pin" and word != "PIN" and not _PIN_NOUN_RE.search(match.group())
+                and not _PIN_OWNER_RE.search(text, max(0, match.start() - 12), match.start())):
             continue  # a bare "pin 2024" is the verb; "PIN 4821" and "pin code 4821" are not
         value = match.group("value")
+        card_code = _CARD_CODE_RE.match(match.group()) is not None
+        if len(value) < (3 if card_code else 4) or (card_code and len(value) > 4):
+            continue
+        if word.lower() in ("otp", "tot") and len(value) < 6:
+            continue  # one-time codes are 6-8 digits; "otp 5000 requests a day" is a count
         if len(set(value)) == 1 and value == "0" * len(value):
             continue
         start, end = match.span("value")
@@ -96,7 +120,16 @@ def _find_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
             yield "pin", start, end, 66
 
 
+def _find_recovery_codes(text: str, taken: Spans) -> Iterator[Candidate]:
+    for match in _RECOVERY_CODES_RE.finditer(text):
+        start, end = match.span("codes")
+        if any(c.isdigit() for c in match.group("codes")) and not _overlaps(taken, start, end):
+            yield "recovery_codes", start, end, 66
+
+
 def find_cards_and_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     yield from _find_cards(text, lowered, taken)
-    if "pin" in lowered or "code" in lowered:
+    if "pin" in lowered or "code" in lowered or "otp" in lowered or "cv" in lowered or "csc" in lowered:
         yield from _find_pins(text, lowered, taken)
+    if "codes" in lowered or "code" in lowered:
+        yield from _find_recovery_codes(text, taken)
