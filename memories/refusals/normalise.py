@@ -4,7 +4,8 @@ A token can be written so that its characters are not the ones the formats name:
 letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…"), a space or a dash between
 every character, URL-encoding ("ghp%5F…"), base64 / base32 of the token itself, or JSON
 escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables hold it), or a
-token cut into string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'"). Each
+token cut into string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'"), or quoted
+with a word processor's quotes ("‘password’: ‘…’", "«…»"). Each
 ``View`` here is one such reading, with every character's place in the original text, so a
 finding in a view is reported at the original characters it came from.
 
@@ -42,6 +43,9 @@ _GROUPED_RUN_RE = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_]{3,8}[ \-]){3,}[A-Za-z0-9_]{3,8}(?![A-Za-z0-9_])"
 )
 _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
+# Typographic quotes as a word processor or a chat app writes them, one for one to ASCII.
+_ASCII_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "‹": "'", "›": "'",
+                               "“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"'})
 # Backslash escapes of JSON or a shell string, however deep ("\\\\\\"" is a quote escaped twice).
 _ESCAPE_RE = re.compile(r"\\+([\"'/nt])")
 _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
@@ -237,6 +241,15 @@ def _joined_literals(text: str) -> View | None:
     return View("".join(out), tuple(places))
 
 
+def _ascii_quoted(text: str) -> View | None:
+    """Typographic quotes as ASCII ones, so "‘password’: ‘Xk9#…’" reads as code quotes it;
+    None when the text has none. One character for one: the places are the text's own."""
+    quoted = text.translate(_ASCII_QUOTES)
+    if quoted == text:
+        return None
+    return View(quoted, tuple((i, i + 1) for i in range(len(text))))
+
+
 def _readable(raw: bytes) -> str | None:
     """``raw`` as text when it is printable UTF-8 (tabs and newlines allowed), else None."""
     try:
@@ -326,6 +339,9 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(percent)
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
+    ascii_quoted = _ascii_quoted(text)
+    if ascii_quoted is not None:
+        result.append(ascii_quoted)
     joined_literals = _joined_literals(text)
     if joined_literals is not None:
         result.append(joined_literals)

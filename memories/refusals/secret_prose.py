@@ -137,9 +137,9 @@ _PASSWORD_TAIL_RE = _compile(
     r"|\s+(?:that|which|we|i|you|they|he|she|someone|it)(?:\s+[\w'\-]{1,30}){1,5}?(?=\s+(?:is|was)\s)"
     # "mot de passe wifi est ...", "contraseña wifi: ...": the qualifier follows the word
     r"|(?:(?<=passe)|(?<=aña)|(?<=ana)|(?<=nha)|(?<=wort))\s+[\w\-]{2,20})?"
-    r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：])\s*"
+    r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：→⇒➜⟶])\s*"
     r"|\s+(?:is\s+set\s+to|was\s+set\s+to|was\s+changed\s+to|is\s+now|is\s+still|set\s+to|"
-    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest)\s+"
+    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest)(?:\s*[:：]\s*|\s+)"
     r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
     # "use password hunter2": a bare space only right after the keyword, never after "for ..."
     r"|(?(about)(?!)|\s+))"
@@ -161,7 +161,8 @@ _NOT_A_PASSWORD_PREFIX_RE = _compile(
     r"no|has|is|use|allow|enforce|disable|enable)[_\-.]"
 )
 _ASSIGNMENT_SEPARATORS = frozenset(
-    {":", "=", ":=", "?=", "<-", "=>", "->", "：", "—", "–", "==", "!=", "===", "!=="}
+    {":", "=", ":=", "?=", "<-", "=>", "->", "：", "—", "–", "==", "!=", "===", "!==", "→", "⇒", "➜",
+     "⟶"}
 )
 
 

@@ -1,13 +1,16 @@
-"""Issue 18: two classes found by trying the detector as an attacker would, after the sixth round
+"""Issue 18: three classes found by trying the detector as an attacker would, after the sixth round
 (SPEC R-SAVE-2), with the ordinary notes each rule must let through:
 
 * a token cut into string literals that code joins ("'ghp_' + '…'", PHP's ".", SQL's "||",
   Python's literals on consecutive lines): the note holds the whole token, one piece per literal;
 * the other names of a PIN: a passcode, an unlock, access or verification code, a one-time code,
-  a card's security code, and backup or recovery codes.
+  a card's security code, and backup or recovery codes;
+* a password given as a word processor or a chat app writes it: typographic quotes ("‘…’",
+  "«…»", "„…“"), an arrow ("password → …"), "was changed to: …".
 
 Plain tests: no database, no Django (run with ``-p no:django``). Every class has cases that fail
-against the detector of commit bacab2e. Values are made up and assembled from pieces.
+against the detector of commit bacab2e (the third class: of 51c2b81). Values are made up and
+assembled from pieces.
 """
 
 from __future__ import annotations
@@ -90,4 +93,26 @@ def test_backup_and_recovery_codes_are_refused(text):
     "backup code path: /srv/backup/code-2024",
 ])
 def test_codes_that_are_counts_errors_or_places_pass(text):
+    assert kinds(text) == set()
+
+
+@pytest.mark.parametrize("text", [
+    "‘password’: ‘Xk9#mP2q’",
+    "password: «Xk9#mP2q»",
+    "„api_key“ = „" + OPENAI_BODY + "“",
+    "password → Xk9#mP2q",
+    "the vpn password was changed to: Xk9#mP2q yesterday",
+])
+def test_a_password_in_typographic_quotes_or_after_an_arrow_is_refused(text):
+    assert kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the ‘sales’ table → ‘orders’ after the merge",
+    "She said “ship it on Friday” and left.",
+    "«Bonjour» is the greeting the French bot uses",
+    "password rotation → every 90 days",
+    "the password was: see the vault entry",
+])
+def test_typographic_quotes_and_arrows_in_ordinary_notes_pass(text):
     assert kinds(text) == set()
