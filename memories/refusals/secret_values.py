@@ -130,12 +130,23 @@ def _is_identifier_of_words(value: str) -> bool:
     return True
 
 
+_HIVE_PARTITION_RE = _compile(r"^[A-Za-z_][A-Za-z0-9_]{0,30}=")
+_FILE_NAME_RE = _compile(r"[^/]+?(?:\.[A-Za-z][A-Za-z0-9]{1,7}){1,3}")
+
+
 def _looks_like_path(value: str) -> bool:
-    """"var/lib/postgresql/16/main": every segment is a word, a number or a file name."""
+    """"var/lib/postgresql/16/main": every segment is a word, a number or a file name. The last
+    segment may be any file's name ("raw/2024/11/part-00017-5c2b1f7e.snappy.parquet": Spark
+    names its files with ids) when the folders above it are words or numbers."""
     segments = [s for s in value.split("/") if s]
     if len(segments) < 2:
         return False
+    if _FILE_NAME_RE.fullmatch(segments[-1]) and not value.endswith("/"):
+        segments = segments[:-1]
     for segment in segments:
+        segment = _HIVE_PARTITION_RE.sub("", segment)  # "dt=2024-11-03": a partition's folder
+        if _DATE_LIKE_RE.fullmatch(segment):
+            continue
         stem = segment.rsplit(".", 1)[0] if "." in segment else segment
         if not (stem.isdigit() or len(stem) <= 3 or _wordiness(stem) >= 0.5
                 or _is_identifier_of_words(stem)):
