@@ -27,7 +27,10 @@ also a title — "1737 Cheriton Dr Reuquén"):
 * a company: followed by a firm's word ("Rand Corporation", "Wolfram Research",
   ``data/people_firm_words.txt``); after "work for", "works at", "employed by"… ; or one of
   three single surnames written "A, B and C" (the shape of firm names: "Davis, Reynolds and
-  Williamson"), with no word before it that says they are people.
+  Williamson"), with no word before it that says they are people; or said to be one ("Weeks-Rivas
+  is a 501(c)3", ``data/people_org_nouns.txt``);
+* a journey's end or start: after "returned to", "flew back to", "moved from"… ("we returned to
+  Feliciano by helicopter"), unless possessive ("flew to Okafor's wedding").
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ import functools
 import re
 
 from memories.refusals.people_lexicon import _Lexicon
-from memories.refusals.people_words import _FIRM_WORDS, _STREET_WORDS_EXTRA
+from memories.refusals.people_words import _FIRM_WORDS, _ORG_NOUNS, _STREET_WORDS_EXTRA
 from memories.refusals.people_words import _STREET_PREFIXES as _PREFIXES
 
 # Street words that are surnames too, but far more often the street: no address needed (nor
@@ -109,6 +112,28 @@ def _whole_address_line(text: str, start: int, end: int) -> bool:
 _PLACE_ONLY_BEFORE = frozenset("in near into inside outside across".split())
 
 
+# "we returned to Feliciano by helicopter", "flew in from Tromsø": a journey's end is a place.
+_JOURNEY_BEFORE = re.compile(
+    r"\b(?:went|goes|going|flew|flies|flying|drove|driving|moved|moving|returned|returning|"
+    r"travell?ed|travell?ing|headed|heading|relocated|sailed|commuted?|commutes|emigrated|"
+    r"back|in)\s+(?:back\s+)?(?:to|from)\s+$", re.I)
+# "Weeks-Rivas is a 501(c)3 that …", "Lindqvist is a small design agency".
+_CALLED_AN_ORGANISATION = re.compile(
+    r"\s+(?:is|was)\s+(?:a|an|the)\s+(?:[\w\-]+\s+){0,2}(?P<noun>[\w()\-]+)"
+    r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:that|which|in|from|based|founded|with|for|since|of|on|at)\b)", re.I)
+
+
+def _journey_or_organisation(text: str, start: int, end: int) -> bool:
+    """The span is where a journey ends or starts ("returned to Feliciano"), or the text says
+    it is an organisation ("X is a nonprofit"); a possessive stays a person ("went to Ana's")."""
+    if text[end: end + 1] in ("'", "’") or text[end - 2: end] in ("'s", "’s"):
+        return False
+    if _JOURNEY_BEFORE.search(text, max(0, start - 30), start):
+        return True
+    match = _CALLED_AN_ORGANISATION.match(text, end)
+    return match is not None and match.group("noun").lower() in _ORG_NOUNS
+
+
 def after_place_word(text: str, start: int) -> bool:
     """A word right before ``start`` that puts a place after it ("in", "near")."""
     before = re.search(r"([^\W\d_]+)\s+$", text[max(0, start - 12) : start])
@@ -154,8 +179,12 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         written_as_street = word[0].isupper() or addressed or word.lower() in _ALWAYS_STREET
         if written_as_street and _street_word(word, lex, addressed=addressed):
             return True
-        if word[0].isupper() and word.lower().rstrip(".") in _FIRM_WORDS:
+        if (word[0].isupper() or text[start:end].islower()) and word.lower().rstrip(".") in _FIRM_WORDS:
             return True  # "Rand Corporation", "Wolfram Research"
+        second = _WORD.match(text, following.end() + 1) if text[following.end(): following.end() + 1] == " " else None
+        if (text[start:end].islower() and second is not None and word.islower()
+                and second.group().lower() in _FIRM_WORDS):
+            return True  # "cite ben hjel country club": a lower-case name, a word, then a firm's
     for i, word in enumerate(span_words[1:], start=1):
         addressed = house_before or (i == len(span_words) - 1 and _ADDRESS_AFTER_STREET.match(text[end : end + 12]))
         if _street_word(word, lex, addressed=bool(addressed)):
@@ -176,7 +205,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True
     if _CORNER_BEFORE.search(text[max(0, start - 60) : start]):
         return True  # "the corner of Kuusiku 7 and Alexander Flat"
-    if _ORG_BEFORE.search(text[max(0, start - 30) : start]):
+    if _ORG_BEFORE.search(text[max(0, start - 30) : start]) or _journey_or_organisation(text, start, end):
         return True
     return _company_triple(text, start, end)
 

@@ -72,6 +72,8 @@ _PERSON_NOUNS = words("people_person_nouns")
 # What people are ("X and Y were engineers") and what only people are like ("X is so shy").
 _ROLES = words("people_roles")
 _TRAITS = words("people_traits")
+# What a name is when "X is a …" says it is no person ("Weeks-Rivas is a 501(c)3").
+_ORG_NOUNS = words("people_org_nouns")
 _DEPT_PREPS = words("people_dept_preps")
 _KOREAN_SYLLABLES = words("people_korean_syllables")
 

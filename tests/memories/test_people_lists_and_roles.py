@@ -1,10 +1,12 @@
 """Issue 18, person detector, what the tuning cases still missed after the second draw: names the
 text says are people without a name's usual cues (SPEC R-SAVE-3b): a list of names said to be
-engineers or founders, a name said to be an engineer or to be shy, "the gender of X"; and a false
-hold, "Sir bot". The names are made up here, not taken from the corpus (none is in a name list,
+engineers or founders, a name said to be an engineer or to be shy, "the gender of X"; and false
+holds: "Sir bot", where a journey ends ("we returned to Feliciano by helicopter"), what the text
+says is an organisation ("X is a 501(c)3"), a lower-case name before "country club". The names are made up here, not taken from the corpus (none is in a name list,
 so only the rule can hold them).
 
-Every test of a new rule has cases that fail against the detector of commit 57b455b.
+Every test of a new rule has cases that fail against the detector of commit 57b455b (the
+journeys and organisations: of b2bc32f).
 """
 
 from __future__ import annotations
@@ -67,3 +69,25 @@ def test_things_said_to_be_slow_or_tools_are_not_people(text):
 
 def test_a_lower_case_name_after_a_lower_case_title_is_still_held():
     assert held_words("lunch with dr. okafor on friday") == ["dr. okafor"]
+
+
+@pytest.mark.parametrize("text", [
+    "At my suggestion we returned to Marisol by helicopter.",
+    "They flew back to Lorenzo in June.",
+    "Celebrating its 10th year, Okafor-Briggs is a 501(c)3 that invites songwriters.",
+    "Lindqvist is a small design agency in Malmö.",
+    "where: cite eva lindqvist country club.",
+    "The Okafor Club meets on Fridays.",
+])
+def test_places_travelled_to_and_organisations_are_not_people(text):
+    assert held_words(text) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("send it to Okafor by friday", "Okafor"),
+    ("we flew to Okafor's wedding", "Okafor"),
+    ("Lindqvist is a band member and a father of two.", "Lindqvist"),
+    ("Lindqvist is a great engineer", "Lindqvist"),
+])
+def test_people_sent_to_or_called_members_are_still_held(text, name):
+    assert held_words(text) == [name]

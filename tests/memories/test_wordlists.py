@@ -104,8 +104,9 @@ def test_there_are_data_files():
     # (secret_vendors.py), and the words that make "key" / "token" no credential
     # (secret_assignments.py), and the calls that take a password (secret_code.py), and the
     # words that end a firm's name (people_addresses.py), and the command-line tools' password
-    # flags (secret_cli.py), and what people are and are like (people_cues.py: roles, traits)
-    assert len(DATA_FILES) == 44
+    # flags (secret_cli.py), and what people are and are like (people_cues.py: roles, traits),
+    # and what a name is when it is an organisation (people_addresses.py)
+    assert len(DATA_FILES) == 45
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)

@@ -41,7 +41,7 @@ def test_issue_18_outside_corpus_figures(owner, eu_ws):
     people held (R-SAVE-3b): the issue's targets (held >= 95 %, false holds <= 2 %) are NOT met
     by the person detector yet (benchmarks/RESULTS.md); the figures measured on what is left
     after the second random draw (seed 1819) and the round after it are asserted, so that worse
-    ones fail: 90.0 % held and 3.6 % false holds (86.6 % and 4.3 % on the same notes before the
+    ones fail: 90.0 % held and 3.3 % false holds (86.6 % and 4.3 % on the same notes before the
     second draw's rules; README)."""
     measured = figures(people_corpora.outside_corpus(), owner, eu_ws)
     assert measured.records_notes >= 3000 and measured.clean_notes >= 650
@@ -49,7 +49,7 @@ def test_issue_18_outside_corpus_figures(owner, eu_ws):
     assert measured.false_refusal_rate <= 0.005
     assert measured.other_notes >= 260 and measured.benign_notes >= 390
     assert measured.other_held_rate >= 0.900
-    assert measured.false_hold_rate <= 0.036
+    assert measured.false_hold_rate <= 0.034
 
 
 def test_issue_18_tuning_corpus_figures(owner, eu_ws):
