@@ -68,7 +68,8 @@ The rules, on words written as names (capitalised, or lower case where a cue say
    on the line above it (``people_addresses.addressee``).
 9. (issue 18, second draw) Said to be people: a list "X and Y were engineers", "founders: X, Y
    and Z" (``people_cues.people_lists``), "X is an engineer", "Why is X so impulsive?"
-   (``said_to_be_a_person``; data/people_roles.txt, people_traits.txt), "the gender of X".
+   (``said_to_be_a_person``; data/people_roles.txt, people_traits.txt), "the gender of X";
+   (third draw) "ex-Zombie X", "the X novel", "X had given Y his address" (``gives_or_is_given``).
 
 Measured on the tuning corpus (benchmarks/people_corpora.py: tests/data/people_corpus.json and
 the cases moved from the outside set) and, blind, on tests/data/outside/people/ (its README
@@ -95,6 +96,7 @@ from memories.refusals.people_cues import (
     _mark_tech_phrases,
     _post_cue,
     _pre_cue,
+    gives_or_is_given,
     name_given,
     people_lists,
     said_to_be_a_person,
@@ -335,7 +337,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             elif tok.kind in "SLWU":
                 # "Will said", "Jordan from sales", "Zhyldyz said"; "Bryce, can you …"
                 held = (_post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
-                        or (tok.kind != "W" and said_to_be_a_person(text, tok))
+                        or said_to_be_a_person(text, tok) or gives_or_is_given(text, tok)
                         or any(s <= tok.start < e for s, e in listed))
             else:  # tech: only "Julia's birthday"
                 held = tok.possessive and _post_cue(text, tokens, i)
@@ -360,7 +362,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             pre = _pre_cue(text, tokens, i)
             if pre in ("people", "personal", "contact") or (
                 tok.key not in lex.wordlike
-                and ((pre == "weak" and tok.kind == "S") or _post_cue(text, tokens, i))
+                and ((pre == "weak" and tok.kind == "S") or _post_cue(text, tokens, i)
+                     or gives_or_is_given(text, tok))
             ):
                 spans.append((tok.start, tok.end))
                 used[i] = True

@@ -53,8 +53,9 @@ _CORNER_BEFORE = re.compile(r"\bcorner\s+of\s+(?:[^\n]{0,40}\s+and\s+)?$", re.I)
 _YEAR_WORDS = re.compile(r"(?:in|since|from|by|until|till|of|year|before|after|during|circa|c\.)\s+$", re.I)
 _NUMBER_AFTER = re.compile(  # on the span's line: a number on the next line is the next line's
     r"[ \t]+\d{1,6}[A-Za-z]?(?:\s*$|\s*[/,;\n.?!]|\s+(?:apt|suite|unit)\b|\s+and\s+(?-i:[^\W\d_a-z]))", re.I)
-# "Maarit and Hersnapvej 75", "the corner of Kuusiku 7 and …": a corner of two streets.
-_CORNER_AFTER = re.compile(r"\s+and\s+[^\W\d_][\w'’\-]*\s+\d{1,6}[A-Za-z]?\b")
+# "Maarit and Hersnapvej 75", "the corner of Kuusiku 7 and …", "at Růžena and Király u. 15": a
+# corner of two streets.
+_CORNER_AFTER = re.compile(r"\s+and\s+[^\W\d_][\w'’\-]*\s+(?:[^\W\d_]{1,5}\.\s+)?\d{1,6}[A-Za-z]?\b")
 _NUMBER_THEN_WORD = re.compile(r"[ \t]+\d{1,6}[A-Za-z]?\s+([^\W\d_]+)")
 _ADDRESS_LINE = re.compile(r"\d+\s*[^\W\d_]|\b(?:apt|suite|p\.?\s?o\.?\s?box)\b", re.I)
 # The first lines of a postal address: a house number and a street, or "Apt", "Suite", a box.
@@ -134,6 +135,10 @@ def _journey_or_organisation(text: str, start: int, end: int) -> bool:
     return match is not None and match.group("noun").lower() in _ORG_NOUNS
 
 
+# "Ostrov nad Ohří", "Newcastle upon Tyne": words that join a town to its river or hill.
+_TOWN_JOINERS = re.compile(r"(?<![^\W\d_])(?:nad|pod|upon)\s+$")
+
+
 def after_place_word(text: str, start: int) -> bool:
     """A word right before ``start`` that puts a place after it ("in", "near")."""
     before = re.search(r"([^\W\d_]+)\s+$", text[max(0, start - 12) : start])
@@ -206,6 +211,8 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if _CORNER_BEFORE.search(text[max(0, start - 60) : start]):
         return True  # "the corner of Kuusiku 7 and Alexander Flat"
     if _ORG_BEFORE.search(text[max(0, start - 30) : start]) or _journey_or_organisation(text, start, end):
+        return True
+    if _TOWN_JOINERS.search(text, max(0, start - 6), start):
         return True
     return _company_triple(text, start, end)
 

@@ -15,6 +15,7 @@ from memories.refusals.people_tokens import (
     _Token,
 )
 from memories.refusals.people_words import (
+    _AUTHORED_WORKS,
     _DEPT_PREPS,
     _EMAIL_ROLES,
     _FUNCTION,
@@ -104,6 +105,8 @@ def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     key = prev.key
     if key in _PRE_PEOPLE_ONLY:
         return "people"
+    if key.startswith("ex-") and prev.text[3:4].isupper():
+        return "people"  # "ex-Zombie Ryhänen", "ex-Googler Ana": a former member
     if key == "of" and j >= 1 and tokens[j - 1].key in _PERSON_NOUNS:
         return "personal"  # "the true gender of Vehbija", "the birthday of Ana"
     if j >= 1 and (tokens[j - 1].key, key) in _PRE_PERSONAL_PAIRS:
@@ -269,6 +272,22 @@ _CALLED_AFTER_RE = re.compile(
     r"|[ \t]+(?:so|very|really|too|always)[ \t]+(?P<asked_trait>[a-z\-]+)\b"
 )
 _LIST_VERBS = (" were ", " are ", " became ", " been ")
+_WORD_AFTER_RE = re.compile(r" ([a-z]+)\b")
+# "cormac had given cormac his address": who gives, and to whom, a thing of "his" or "her".
+_GIVING = r"(?:gave|given|give|gives|sent|told|showed|shown|handed|emailed|texted|offered)"
+_GIVES_AFTER_RE = re.compile(r"[ \t]+(?:had[ \t]+|has[ \t]+)?" + _GIVING + r"[ \t]+[\w'’\-]+[ \t]+(?:his|her|their)\b",
+                             re.IGNORECASE)
+_GIVEN_TO_BEFORE_RE = re.compile(r"\b" + _GIVING + r"[ \t]+$", re.IGNORECASE)
+_THEIR_AFTER_RE = re.compile(r"[ \t]+(?:his|her|their)\b", re.IGNORECASE)
+
+
+def gives_or_is_given(text: str, tok: _Token) -> bool:
+    """``tok`` gives someone, or is given, a thing that is "his" or "her" ("cormac had given
+    cormac his address", "we sent Okafor her badge"): only people give and get so."""
+    if _GIVES_AFTER_RE.match(text, tok.raw_end):
+        return True
+    return (_THEIR_AFTER_RE.match(text, tok.raw_end) is not None
+            and _GIVEN_TO_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)
 _ASKED_BEFORE_RE = re.compile(r"\b(?:is|was|are|isn't|wasn't)[ \t]+$", re.IGNORECASE)
 
 
@@ -292,8 +311,12 @@ def people_lists(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[i
 
 
 def said_to_be_a_person(text: str, tok: _Token) -> bool:
-    """The words after ``tok`` say it is a person: a role ("is an engineer") or a trait of
-    character ("is so impulsive"; "so impulsive" only when asked, "Why is Glyceria so …")."""
+    """The words after ``tok`` say it is a person: a role ("is an engineer", "is a very
+    sympathetic person"), a trait of character ("is so impulsive"; "so impulsive" only when
+    asked, "Why is Glyceria so …"), or a work only a person writes ("the Ruoho novel")."""
+    work = _WORD_AFTER_RE.match(text, tok.raw_end)
+    if work is not None and not tok.possessive and work.group(1) in _AUTHORED_WORKS:
+        return True
     match = _CALLED_AFTER_RE.match(text, tok.raw_end)
     if match is None:
         return False

@@ -74,6 +74,8 @@ _ROLES = words("people_roles")
 _TRAITS = words("people_traits")
 # What a name is when "X is a …" says it is no person ("Weeks-Rivas is a 501(c)3").
 _ORG_NOUNS = words("people_org_nouns")
+# What one person writes: "the Ruoho novel".
+_AUTHORED_WORKS = words("people_authored_works")
 _DEPT_PREPS = words("people_dept_preps")
 _KOREAN_SYLLABLES = words("people_korean_syllables")
 

@@ -105,8 +105,9 @@ def test_there_are_data_files():
     # (secret_assignments.py), and the calls that take a password (secret_code.py), and the
     # words that end a firm's name (people_addresses.py), and the command-line tools' password
     # flags (secret_cli.py), and what people are and are like (people_cues.py: roles, traits),
-    # and what a name is when it is an organisation (people_addresses.py)
-    assert len(DATA_FILES) == 45
+    # and what a name is when it is an organisation (people_addresses.py), and the works one
+    # person writes (people_cues.py)
+    assert len(DATA_FILES) == 46
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)

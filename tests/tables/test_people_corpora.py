@@ -40,16 +40,16 @@ def test_issue_18_outside_corpus_figures(owner, eu_ws):
     false refusals <= 0.5 % (measured on what is left after the moves: 99.65 %, 0 of 652). Other
     people held (R-SAVE-3b): the issue's targets (held >= 95 %, false holds <= 2 %) are NOT met
     by the person detector yet (benchmarks/RESULTS.md); the figures measured on what is left
-    after the second random draw (seed 1819) and the round after it are asserted, so that worse
-    ones fail: 90.0 % held and 3.3 % false holds (86.6 % and 4.3 % on the same notes before the
-    second draw's rules; README)."""
+    after the third random draw (seed 1820) and its rules are asserted, so that worse ones fail:
+    92.3 % held and 3.1 % false holds (90.3 % and 3.1 % on the same notes before the third
+    draw's rules; README)."""
     measured = figures(people_corpora.outside_corpus(), owner, eu_ws)
-    assert measured.records_notes >= 3000 and measured.clean_notes >= 650
+    assert measured.records_notes >= 3000 and measured.clean_notes >= 490
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.005
-    assert measured.other_notes >= 260 and measured.benign_notes >= 390
-    assert measured.other_held_rate >= 0.900
-    assert measured.false_hold_rate <= 0.034
+    assert measured.other_notes >= 195 and measured.benign_notes >= 290
+    assert measured.other_held_rate >= 0.923
+    assert measured.false_hold_rate <= 0.031
 
 
 def test_issue_18_tuning_corpus_figures(owner, eu_ws):
@@ -59,7 +59,8 @@ def test_issue_18_tuning_corpus_figures(owner, eu_ws):
     says a person is meant), and 4 moved notes are refused too (2 of the 32, which the rule
     they motivated does not clear, and 2 of the random quarter that name a tuning-table
     person's name word after a cue), hence 17 of 1,592 (1.07 %; 8 of 1,258 before the move);
-    18 of 1,812 (0.99 %) with the second draw's notes (seed 1819)."""
+    18 of 1,812 (0.99 %) with the second draw's notes (seed 1819), 18 of 1,974 (0.91 %) with
+    the third's (seed 1820)."""
     measured = figures(people_corpora.tuning_corpus(), owner, eu_ws)
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.011

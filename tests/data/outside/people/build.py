@@ -233,9 +233,12 @@ def draw_for_tuning(seed: int) -> None:
     for label in ("names_person_other", "benign"):
         of_label = [note for note in notes if note["label"] == label]
         drawn |= {_note_key(note) for note in rng.sample(of_label, len(of_label) // 4)}
-    why = (f"random quarter (seed {seed}) of the outside names_person_other and benign notes left after "
-           "the seed-1818 draw, moved before being looked at, to design the other-people rules of "
-           "memories.refusals.people (issue 18, second round)")
+    rounds = {1819: "after the seed-1818 draw, moved before being looked at, to design the other-people "
+                    "rules of memories.refusals.people (issue 18, second round)",
+              1820: "after the seed-1818 and seed-1819 draws, moved before being looked at, to design the "
+                    "other-people rules of memories.refusals.people (issue 18, third round)"}
+    why = (f"random quarter (seed {seed}) of the outside names_person_other and benign notes left "
+           + rounds.get(seed, "after the earlier draws, moved before being looked at (issue 18)"))
     moved = [note for note in notes if _note_key(note) in drawn]
     with TUNING.open("a", encoding="utf-8") as out:
         for note in {_note_key(note): note for note in moved}.values():
