@@ -137,6 +137,8 @@ def _title_at(text: str, tokens: list[_Token], i: int, lex: _Lexicon) -> int | N
     tok = tokens[i]
     if tok.key not in _TITLES or tok.code or tok.possessive or i + 1 >= len(tokens):
         return None
+    if tok.start and text[tok.start - 1] in ";/|\\":
+        return None  # "TL;DR line", "w/Dr": glued to the word before, no title
     if not tok.cap and tok.key in {"miss", "lady", "lord", "doctor", "sir", "dame", "madam"}:
         return None
     j = i + 1

@@ -49,3 +49,9 @@ def test_tools_teams_and_seasons_in_those_phrases_are_not_people(text):
 ])
 def test_corners_firms_and_towns_on_rivers_are_not_people(text):
     assert held_words(text) == []
+
+
+def test_a_title_glued_to_the_word_before_is_no_title():
+    # Found among the paraphrase benchmark's notes (not the draw): "TL;DR" is no doctor.
+    assert held_words("a TL;DR line at the top, then details") == []
+    assert held_words("(Dr. Okafor) signs the export") == ["Dr. Okafor"]
