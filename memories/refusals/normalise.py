@@ -1,12 +1,16 @@
 """Other readings of a note for the secret detector: what a person or a model would read in it.
 
-A token can be written so that its characters are not the ones the formats name: look-alike
-letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…"), a space or a dash between
-every character, URL-encoding ("ghp%5F…"), base64 / base32 of the token itself, or JSON
-escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables hold it), or a
-token cut into string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'"), or quoted
-with a word processor's quotes ("‘password’: ‘…’", "«…»"). Each
-``View`` here is one such reading, with every character's place in the original text, so a
+A token can be written so that its characters are not the ones the formats name:
+
+* look-alike letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…");
+* a space or a dash between every character;
+* URL-encoding ("ghp%5F…"), or base64 / base32 of the token itself;
+* escapes: JSON escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables
+  hold it), characters spelt as escapes ("\\u0067hp_…", "\\x67hp_…", "&#103;hp_…");
+* string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'");
+* a word processor's quotes ("‘password’: ‘…’", "«…»").
+
+Each ``View`` here is one such reading, with every character's place in the original text, so a
 finding in a view is reported at the original characters it came from.
 
 Views only add candidates: the detector scans the original text as before, and then each view.
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -47,7 +52,10 @@ _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
 _ASCII_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "‹": "'", "›": "'",
                                "“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"'})
 # Backslash escapes of JSON or a shell string, however deep ("\\\\\\"" is a quote escaped twice).
-_ESCAPE_RE = re.compile(r"\\+([\"'/nt])")
+# Also the escapes that spell any character: "\\u0067" (JSON, JavaScript), "\\x67" (Python, C),
+# and HTML's character references ("&#103;", "&#x67;", "&lowbar;").
+_ESCAPE_RE = re.compile(r"\\+(?:u(?P<u>[0-9A-Fa-f]{4})|x(?P<x>[0-9A-Fa-f]{2})|(?P<c>[\"'/nt]))"
+                        r"|&(?:#(?P<dec>\d{2,7})|#[xX](?P<hex>[0-9A-Fa-f]{2,6})|(?P<name>[A-Za-z]{2,8}));")
 _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
 # String literals joined in code: "+" (JS, Java, Go, C#), "." (PHP, Perl), ".." (Lua), "||"
 # (SQL), "&" (VB), nothing (shell's "a""b"), or a line break (Python's and C's literals).
@@ -179,18 +187,34 @@ def _percent_decoded(text: str) -> list[View]:
     return result
 
 
+def _escaped_char(escape: re.Match) -> str | None:
+    """The character an escape spells, or None when it spells none worth reading."""
+    for group, base in (("u", 16), ("x", 16), ("dec", 10), ("hex", 16)):
+        if escape.group(group) is not None:
+            code = int(escape.group(group), base)
+            return chr(code) if 0x20 <= code < 0x110000 and not 0xD800 <= code < 0xE000 else None
+    if escape.group("name") is not None:
+        char = html.unescape(escape.group())
+        return char if len(char) == 1 and char.isascii() and char.isprintable() else None
+    return _ESCAPED_CHARS.get(escape.group("c"), escape.group("c"))
+
+
 def _unescaped(text: str) -> View | None:
-    """Backslash escapes undone: JSON kept inside a string (a CI variable, a YAML value) reads
-    as the JSON it is, so its fields are scanned as fields. None when nothing is escaped."""
-    if "\\" not in text:
+    """Escapes undone: JSON kept inside a string (a CI variable, a YAML value) reads as the JSON
+    it is, so its fields are scanned as fields; "\\u0067" and "&#103;" read "g". None when
+    nothing is escaped."""
+    if "\\" not in text and "&" not in text:
         return None
     out: list[str] = []
     places: list[tuple[int, int]] = []
     position = 0
     for escape in _ESCAPE_RE.finditer(text):
+        char = _escaped_char(escape)
+        if char is None:
+            continue  # "&nbsp;" and the like: not a character a token is written with
         out.append(text[position: escape.start()])
         places.extend((i, i + 1) for i in range(position, escape.start()))
-        out.append(_ESCAPED_CHARS.get(escape.group(1), escape.group(1)))
+        out.append(char)
         places.append(escape.span())
         position = escape.end()
     if not position:

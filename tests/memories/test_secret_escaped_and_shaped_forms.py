@@ -147,3 +147,27 @@ def test_a_word_inside_a_url_above_does_not_make_a_random_run_an_id():
     text = f"bitbucket running at https://git.example.com:7990/projects/P/repos/app\n{MIXED_KEY}+/x9"
     assert flagged(text)
     assert not flagged(f"git commit {HEX_UUID.replace('-', '')}{'ab12cd34'}")
+
+
+GITHUB_BODY = "R8x2Lq9Zt4Vw7Ny1" + "Kp3Hd6Fs0Bm5Jc8Ga2Ex"  # 36 characters after "ghp_"
+
+
+@pytest.mark.parametrize("text", [
+    'token "\\u0067\\u0068\\u0070_' + GITHUB_BODY + '"',
+    "\\x67\\x68\\x70\\x5f" + GITHUB_BODY,
+    "&#103;&#104;&#112;&#95;" + GITHUB_BODY,
+    "&#x67;hp&lowbar;" + GITHUB_BODY,
+])
+def test_a_token_spelt_with_escapes_is_refused(text):
+    # Found by trying the detector as an attacker would, after this file's round: JSON and
+    # JavaScript, Python and C, and HTML escapes. Each case fails on 89deaf4.
+    assert "github_token" in kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Q&amp;A notes &nbsp; for Tom &amp; Jerry",
+    "C:\\new\\temp\\x41.txt is the scratch file",
+    'print("\\u00e9t\\u00e9") prints été',
+])
+def test_escapes_in_ordinary_notes_pass(text):
+    assert not flagged(text)
