@@ -3,7 +3,7 @@
 A token can be written so that its characters are not the ones the formats name:
 
 * look-alike letters ("ghр_…" with a Cyrillic р, mathematical bold "𝐠𝐡𝐩_…");
-* a space or a dash between every character;
+* a space or a dash between every character, one character a line, or wrapped over lines;
 * URL-encoding ("ghp%5F…"), or base64 / base32 of the token itself;
 * escapes: JSON escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables
   hold it), characters spelt as escapes ("\\u0067hp_…", "\\x67hp_…", "&#103;hp_…");
@@ -34,11 +34,11 @@ __all__ = ["View", "decode_base64_text", "views"]
 _CONFUSABLES = table("secrets_confusables")
 _NON_ASCII_WORD_RE = re.compile(r"(?<!\S)\S*[^\x00-\x7f]\S*")
 # Separators people put between a token's characters; zero-width ones are invisible.
-_SEPARATORS = " \t.\\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_SEPARATORS = " \t\n\r.\\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad"
 # At least 12 single characters, each followed by one or two separator characters: "g h p _ a …",
-# "a-b-c-d-…". Words never come one letter at a time this long.
+# "a-b-c-d-…", one a line. Words never come one letter at a time this long.
 _SPACED_RUN_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?:[A-Za-z0-9_+/=](?:[ \t.\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad]{1,2})){11,}"
+    r"(?<![A-Za-z0-9])(?:[A-Za-z0-9_+/=](?:[ \t\n\r.\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad]{1,2})){11,}"
     r"[A-Za-z0-9_+/=](?![A-Za-z0-9])"
 )
 # Groups of 3-8 token characters joined by one space or dash, at least 4 groups, as tokens are
@@ -47,6 +47,10 @@ _SPACED_RUN_RE = re.compile(
 _GROUPED_RUN_RE = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_]{3,8}[ \-]){3,}[A-Za-z0-9_]{3,8}(?![A-Za-z0-9_])"
 )
+# A token wrapped over lines, each line nothing but a piece of it ("ghp_R8x2Lq9Z\nt4Vw…"), as
+# terminals and e-mails wrap long strings. Only a vendor format found in the joined text counts.
+_WRAPPED_RE = re.compile(r"(?m)^[ \t]*[A-Za-z0-9+/=_\-]{8,}[ \t]*(?:\r?\n[ \t]*[A-Za-z0-9+/=_\-]{8,}[ \t]*)*"
+                         r"\r?\n[ \t]*[A-Za-z0-9+/=_\-]{1,}[ \t]*$")
 _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
 # Typographic quotes as a word processor or a chat app writes them, one for one to ASCII.
 _ASCII_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "‹": "'", "›": "'",
@@ -158,6 +162,20 @@ def _joined(text: str, pattern: re.Pattern, *, formats_only: bool) -> list[View]
             chars.append(char)
             places.append((index, index + 1))
         result.append(View("".join(chars), tuple(places), formats_only=formats_only))
+    return result
+
+
+def _unwrapped(text: str) -> list[View]:
+    """Each block of lines that are all pieces of one string (``_WRAPPED_RE``), joined."""
+    if "\n" not in text:
+        return []
+    result = []
+    for block in _WRAPPED_RE.finditer(text):
+        lengths = [len(line.strip()) for line in block.group().splitlines()]
+        if len(set(lengths[:-1])) != 1 or lengths[-1] > lengths[0]:
+            continue  # wrapped at one width, the last line shorter: not a list of names
+        places = [(i, i + 1) for i in range(block.start(), block.end()) if not text[i].isspace()]
+        result.append(View("".join(text[a] for a, _ in places), tuple(places), formats_only=True))
     return result
 
 
@@ -353,7 +371,7 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
     skeleton = _skeleton(text)
     base = skeleton.text if skeleton is not None else text
     joined = (_joined(base, _SPACED_RUN_RE, formats_only=False)
-              + _joined(base, _GROUPED_RUN_RE, formats_only=True))
+              + _joined(base, _GROUPED_RUN_RE, formats_only=True) + _unwrapped(base))
     if skeleton is not None:
         result.append(skeleton)
         joined = [_through(view, skeleton) for view in joined]  # back to the original text

@@ -171,3 +171,21 @@ def test_a_token_spelt_with_escapes_is_refused(text):
 ])
 def test_escapes_in_ordinary_notes_pass(text):
     assert not flagged(text)
+
+
+@pytest.mark.parametrize("text", [
+    "\n".join((("ghp_" + GITHUB_BODY)[i:i + 12] for i in range(0, 40, 12))),
+    "\n".join("ghp_" + GITHUB_BODY),  # one character a line
+])
+def test_a_token_wrapped_over_lines_is_refused(text):
+    # Found by trying the detector as an attacker would; both cases fail on 72f03d6.
+    assert "github_token" in kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "\n".join("abcdefghijklm"),
+    "orders_2024_q1\norders_2024_q2\norders_2024_q3",
+    "step one\nstep two\nstep three",
+])
+def test_lines_of_words_and_letters_are_not_a_wrapped_token(text):
+    assert not flagged(text)
