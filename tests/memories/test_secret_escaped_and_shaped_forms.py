@@ -174,7 +174,7 @@ def test_escapes_in_ordinary_notes_pass(text):
 
 
 @pytest.mark.parametrize("text", [
-    "\n".join((("ghp_" + GITHUB_BODY)[i:i + 12] for i in range(0, 40, 12))),
+    "\n".join(("ghp_" + GITHUB_BODY)[i:i + 12] for i in range(0, 40, 12)),
     "\n".join("ghp_" + GITHUB_BODY),  # one character a line
 ])
 def test_a_token_wrapped_over_lines_is_refused(text):
