@@ -66,7 +66,10 @@ _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
 _LITERAL = r"([\"'`])((?:(?!\1)[^\\\n]|\\.){0,200})\1"
 _LITERAL_RE = re.compile(_LITERAL)
 _JOIN_RE = re.compile(r"\s*(?:\+|\.{1,2}|\|\||&)?\s*")
-_JOINED_LITERALS_HINT_RE = re.compile(r"[\"'`][ \t]*(?:\+|\.{1,2}|\|\||&)?\s*[\"'`]")
+# Two literals with an operator or a line break between them, or two double-quoted ones side by
+# side ("a""b"; two single quotes side by side are SQL's escaped quote).
+_JOINED_LITERALS_HINT_RE = re.compile(
+    r"[\"'`](?:[ \t]*(?:\+|\.{1,2}|\|\||&)\s*|[ \t]*\r?\n\s*)[\"'`]|[^\s\"]\"\"[^\s\"]")
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
@@ -205,6 +208,32 @@ def _percent_decoded(text: str) -> list[View]:
     return result
 
 
+def _changed_lines(view: View, text: str) -> View | None:
+    """Only the lines of ``view`` where it reads differently from ``text``: a note's other
+    lines were scanned as written already, and scanning them again costs as much (a 1 KB note
+    with one escaped quote is one line to read again, not a kilobyte)."""
+    keep_text: list[str] = []
+    keep_places: list[tuple[int, int]] = []
+    line_start = 0
+    reading = view.text
+    while line_start <= len(reading):
+        line_end = reading.find("\n", line_start)
+        line_end = len(reading) if line_end == -1 else line_end
+        places = view.places[line_start:line_end]
+        if any(end - start != 1 or text[start] != reading[line_start + k]
+               or (k and start != places[k - 1][1])  # characters left out between these two
+               for k, (start, end) in enumerate(places)):
+            if keep_text:
+                keep_text.append("\n")
+                keep_places.append(keep_places[-1])
+            keep_text.append(reading[line_start:line_end])
+            keep_places.extend(places)
+        line_start = line_end + 1
+    if not keep_text:
+        return None
+    return View("".join(keep_text), tuple(keep_places), formats_only=view.formats_only)
+
+
 def _escaped_char(escape: re.Match) -> str | None:
     """The character an escape spells, or None when it spells none worth reading."""
     for group, base in (("u", 16), ("x", 16), ("dec", 10), ("hex", 16)):
@@ -286,6 +315,8 @@ def _joined_literals(text: str) -> View | None:
 def _ascii_quoted(text: str) -> View | None:
     """Typographic quotes as ASCII ones, so "‘password’: ‘Xk9#…’" reads as code quotes it;
     None when the text has none. One character for one: the places are the text's own."""
+    if text.isascii():
+        return None
     quoted = text.translate(_ASCII_QUOTES)
     if quoted == text:
         return None
@@ -381,16 +412,13 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(percent)
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
-    ascii_quoted = _ascii_quoted(text)
-    if ascii_quoted is not None:
-        result.append(ascii_quoted)
-    joined_literals = _joined_literals(text)
-    if joined_literals is not None:
-        result.append(joined_literals)
+    for reading in (_ascii_quoted(text), _joined_literals(text)):
+        if reading is not None and (changed := _changed_lines(reading, text)) is not None:
+            result.append(changed)
     unescaped = _unescaped(text)
-    if unescaped is not None:
-        result.append(unescaped)
-        result += [_through(view, unescaped) for view in _decoded_runs(unescaped.text, known)]
+    if unescaped is not None and (changed := _changed_lines(unescaped, text)) is not None:
+        result.append(changed)
+        result += [_through(view, changed) for view in _decoded_runs(changed.text, known)]
     return result
 
 

@@ -19,6 +19,7 @@ from memories.refusals.secret_values import (
     _BASE64_ENTROPY,
     _HEX_RE,
     _UUID_RE,
+    UUID_LAYOUT_RE,
     _base64_entropy,
     _char_classes,
     _compile,
@@ -28,6 +29,7 @@ from memories.refusals.secret_values import (
     _looks_random_symbols,
     _random_part,
     _trim_value,
+    random_in_uuid_layout,
 )
 
 # --- curl -u user:password; "Authorization: Bearer/Basic/Token ..." -------------------------
@@ -359,6 +361,10 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         start, end = match.span()
         if _overlaps(taken, start, end):
             continue  # a more specific rule already holds this token
+        shaped = UUID_LAYOUT_RE.search(token) if token.count("-") >= 4 else None
+        if shaped is not None and random_in_uuid_layout(shaped.group()):
+            yield "uuid_shaped_key", start + shaped.start(), start + shaped.end(), 78
+            continue
         if token[:2] in ("0x", "0X") and len(token) >= 34 and _HEX_RE.fullmatch(token, 2):
             token, start = token[2:], start + 2  # "0x…": a hex number (an Ethereum key is 0x + 64)
         is_hex = _HEX_RE.fullmatch(token) is not None

@@ -63,6 +63,7 @@ _PIN_OWNER_RE = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|the|voicemail|sim|card|bank|debit|atm|phone|laptop|"
     r"device|router|wifi|door|alarm|safe)\s+$"
 )
+_RECOVERY_WORDS = ("backup", "recovery", "2fa", "mfa", "emergency", "scratch")
 _RECOVERY_CODES_RE = re.compile(
     r"(?i)\b(?:backup|recovery|2fa|mfa|emergency|scratch)[ \-]codes?\b[^\n\d]{0,12}?"
     r"(?P<codes>(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{6,10})(?:[\s,;]+(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{6,10}))*)"
@@ -100,8 +101,28 @@ def _find_cards(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
             yield "card_number", start, end, 74
 
 
+# Where a PIN's words are; ``_PIN_RE`` is tried only around them (it is slow on a whole note).
+_PIN_WORD_RE = re.compile(r"(?i)pin|code|otp|cv[vc]|csc")
+_SPACE_RE = re.compile(r"\s|$")
+
+
+def _pin_matches(text: str) -> Iterator[re.Match]:
+    """``_PIN_RE.finditer(text)``, tried from a little before each PIN word (the longest words
+    before "code": "authentication ") to a space well after it, so no number is cut."""
+    searched_to = 0
+    for word in _PIN_WORD_RE.finditer(text):
+        start = max(word.start() - 24, searched_to)
+        if start >= word.end():
+            continue
+        end = _SPACE_RE.search(text, min(len(text), word.end() + 120)).start()
+        for match in _PIN_RE.finditer(text, start, end):
+            if match.start() >= searched_to:
+                yield match
+        searched_to = end
+
+
 def _find_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    for match in _PIN_RE.finditer(text):
+    for match in _pin_matches(text):
         word = match.group()[:3]
         sep = match.group("sep").strip()
         if (not sep and word.lower() == "pin" and word != "PIN" and not _PIN_NOUN_RE.search(match.group())
@@ -131,5 +152,5 @@ def find_cards_and_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candi
     yield from _find_cards(text, lowered, taken)
     if "pin" in lowered or "code" in lowered or "otp" in lowered or "cv" in lowered or "csc" in lowered:
         yield from _find_pins(text, lowered, taken)
-    if "codes" in lowered or "code" in lowered:
+    if "code" in lowered and any(word in lowered for word in _RECOVERY_WORDS):
         yield from _find_recovery_codes(text, taken)

@@ -154,6 +154,21 @@ def _looks_like_path(value: str) -> bool:
     return True
 
 
+# The 8-4-4-4-12 layout of a UUID, over any letters.
+UUID_LAYOUT_RE = _compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12}(?![A-Za-z0-9])")
+
+
+def random_in_uuid_layout(value: str) -> bool:
+    """The layout of a UUID over letters a UUID never holds (g-z): not an id but 32 random
+    characters of one letter case laid out as one ("5gykyl1b-wgrq-41lc-…")."""
+    if not (value.islower() or value.isupper()):
+        return False
+    lowered = value.lower()
+    past_hex = sum(c in "ghijklmnopqrstuvwxyz" for c in lowered)
+    groups_with_digits = sum(any(c.isdigit() for c in group) for group in lowered.split("-"))
+    return past_hex >= 4 and groups_with_digits >= 3 and _looks_random(lowered.replace("-", ""), with_keyword=True)
+
+
 def _looks_random(value: str, *, with_keyword: bool) -> bool:
     """True when ``value`` reads as generated key material rather than a word or an id.
 

@@ -154,17 +154,6 @@ def _webhook_path_is_key(match: re.Match, text: str) -> bool:
                for part in match.group("path").split("/"))
 
 
-def _uuid_layout_of_random(match: re.Match, text: str) -> bool:
-    """The 8-4-4-4-12 layout of a UUID over letters a UUID never holds (g-z): not an id but 32
-    random characters of one letter case laid out as one ("5gykyl1b-wgrq-41lc-…")."""
-    value = match.group().lower()
-    past_hex = sum(c in "ghijklmnopqrstuvwxyz" for c in value)
-    groups_with_digits = sum(any(c.isdigit() for c in group) for group in value.split("-"))
-    return (_bounded(match, text) and (match.group().islower() or match.group().isupper())
-            and past_hex >= 4 and groups_with_digits >= 3
-            and _looks_random(value.replace("-", ""), with_keyword=True))
-
-
 # Rules that are no vendor's format: where a random path or layout says "key" by itself.
 SHAPE_RULES: list[_Rule] = [
     # An incoming webhook's address is its credential: whoever has it can post (Slack, Teams and
@@ -172,10 +161,7 @@ SHAPE_RULES: list[_Rule] = [
     _vendor("webhook_url",
             r"https?://[A-Za-z0-9.\-]+(?::\d+)?/(?:[A-Za-z0-9._~\-]+/){0,4}?(?i:web-?hooks?|hooks?)/"
             r"(?P<path>[A-Za-z0-9_\-]+(?:/[A-Za-z0-9_\-]+){0,4})",
-            ("hook",), priority=80, accept=_webhook_path_is_key),
-    _vendor("uuid_shaped_key",
-            r"(?i)[a-z0-9]{8}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{12}",
-            ("-",), priority=78, accept=_uuid_layout_of_random),
+            ("hook",), priority=80, accept=_webhook_path_is_key, min_run=24),
 ]
 
 
