@@ -97,6 +97,7 @@ from memories.refusals.people_cues import (
     _post_cue,
     _pre_cue,
     gives_or_is_given,
+    lower_name_line,
     name_given,
     people_lists,
     said_to_be_a_person,
@@ -354,6 +355,10 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         if tok.kind in "SLWU" and tok.key not in lex.english and name_given(text, tok):
             spans.append((tok.start, tok.end))  # "people call me višeslav"
             used[i] = True
+            continue
+        if i + 2 < n and not used[i + 2] and lower_name_line(text, tokens[i:i + 3], lex):
+            spans.append((tok.start, tokens[i + 2].end))  # "emidio p lombardo" on its own line
+            used[i] = used[i + 1] = used[i + 2] = True
             continue
         nxt = tokens[i + 1] if i + 1 < n else None
         if nxt is not None and not used[i + 1] and _lower_pair(text, tok, nxt, lex):

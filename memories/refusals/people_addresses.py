@@ -197,8 +197,10 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if span_words[0].lower() in _PREFIXES and len(span_words) > 1:
         return True
     previous = re.search(r"([^\W\d_]+)\.?\s+$", text[max(0, start - 20) : start])
-    if previous is not None and previous.group(1)[0].isupper() and previous.group(1).lower() in _PREFIXES:
-        return True  # "Via Roma", but not "sent via Priya"
+    if previous is not None and previous.group(1).lower() in _PREFIXES and (
+            previous.group(1)[0].isupper()
+            or re.search(r"\d\s+$", text[max(0, start - len(previous.group(0)) - 8): start - len(previous.group(0))])):
+        return True  # "Via Roma", "12 via roma"; but not "sent via Priya"
     if house_before or _NUMBER_AFTER.match(text, end) or _CORNER_AFTER.match(text, end):
         return True
     street_after = _NUMBER_THEN_WORD.match(text, end)

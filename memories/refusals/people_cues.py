@@ -326,3 +326,22 @@ def said_to_be_a_person(text: str, tok: _Token) -> bool:
         return match.group("trait") in _TRAITS
     return (match.group("asked_trait") in _TRAITS
             and _ASKED_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)
+
+
+def lower_name_line(text: str, run: list[_Token], lex: _Lexicon) -> bool:
+    """A line that is only a name with a middle initial, in lower case ("emidio p lombardo" at
+    the top of an address): two name words around one letter, one of them a first name or a
+    surname and one no dictionary knows."""
+    first, initial, last = run
+    if not (first.lower and last.lower and len(initial.text) == 1 and initial.text.isalpha()):
+        return False
+    line_start = text.rfind("\n", 0, first.start) + 1
+    line_end = text.find("\n", last.end)
+    line_end = len(text) if line_end == -1 else line_end
+    if text[line_start:first.start].strip() or text[last.end:line_end].strip():
+        return False
+    if text[first.raw_end:initial.start] != " " or text[initial.end:last.start].strip(".") != " ":
+        return False
+    words = (first, last)
+    return (all(t.kind in "SLU" for t in words) and any(t.key not in lex.english for t in words)
+            and any(t.key in lex.first or t.key in lex.last for t in words))
