@@ -29,6 +29,8 @@ also a title — "1737 Cheriton Dr Reuquén"):
   three single surnames written "A, B and C" (the shape of firm names: "Davis, Reynolds and
   Williamson"), with no word before it that says they are people; or said to be one ("Weeks-Rivas
   is a 501(c)3", ``data/people_org_nouns.txt``);
+* a method named after people: a lower-case method's word after the span ("the Wilson score
+  interval", "a Holt-Winters model", ``data/people_eponym_nouns.txt``);
 * a journey's end or start: after "returned to", "flew back to", "moved from"… ("we returned to
   Feliciano by helicopter"), unless possessive ("flew to Okafor's wedding").
 """
@@ -39,7 +41,12 @@ import functools
 import re
 
 from memories.refusals.people_lexicon import _Lexicon
-from memories.refusals.people_words import _FIRM_WORDS, _ORG_NOUNS, _STREET_WORDS_EXTRA
+from memories.refusals.people_words import (
+    _EPONYM_NOUNS,
+    _FIRM_WORDS,
+    _ORG_NOUNS,
+    _STREET_WORDS_EXTRA,
+)
 from memories.refusals.people_words import _STREET_PREFIXES as _PREFIXES
 
 # Street words that are surnames too, but far more often the street: no address needed (nor
@@ -113,6 +120,9 @@ def _whole_address_line(text: str, start: int, end: int) -> bool:
 _PLACE_ONLY_BEFORE = frozenset("in near into inside outside across".split())
 
 
+# Method words that are verbs too: only after "the", "a"… ("ask Ana test the export").
+_EPONYM_VERBS = frozenset("bound correct curve filter model plot process regress score smoothing test transform".split())
+_DETERMINER_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|our|their|its)\s+$")
 # "we returned to Feliciano by helicopter", "flew in from Tromsø": a journey's end is a place.
 _JOURNEY_BEFORE = re.compile(
     r"\b(?:went|goes|going|flew|flies|flying|drove|driving|moved|moving|returned|returning|"
@@ -186,6 +196,9 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
             return True
         if (word[0].isupper() or text[start:end].islower()) and word.lower().rstrip(".") in _FIRM_WORDS:
             return True  # "Rand Corporation", "Wolfram Research"
+        if (word.islower() and word in _EPONYM_NOUNS and text[end - 2:end] not in ("'s", "’s")
+                and (word not in _EPONYM_VERBS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start))):
+            return True  # "the Wilson score interval", "Kaplan-Meier estimator": a method's name
         second = _WORD.match(text, following.end() + 1) if text[following.end(): following.end() + 1] == " " else None
         if (text[start:end].islower() and second is not None and word.islower()
                 and second.group().lower() in _FIRM_WORDS):

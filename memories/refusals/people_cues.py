@@ -57,6 +57,7 @@ def _mark_tech_phrases(tokens: list[_Token]) -> None:
             if keys[i : i + k] == phrase:
                 for t in tokens[i : i + k]:
                     t.kind = "X"
+                    t.code = True  # a name in a product's or firm's name, even after a title: "Dr Pepper"
 
 
 _TECH_PHRASES_BY_FIRST: dict[str, list[list[str]]] = {}

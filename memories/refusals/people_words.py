@@ -76,6 +76,8 @@ _TRAITS = words("people_traits")
 _ORG_NOUNS = words("people_org_nouns")
 # What one person writes: "the Ruoho novel".
 _AUTHORED_WORKS = words("people_authored_works")
+# What is named after a person without being one: "the Wilson score interval".
+_EPONYM_NOUNS = words("people_eponym_nouns")
 _DEPT_PREPS = words("people_dept_preps")
 _KOREAN_SYLLABLES = words("people_korean_syllables")
 

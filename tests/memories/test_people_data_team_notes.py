@@ -1,0 +1,38 @@
+"""Issue 18: the person detector on a data team's ordinary notes (SPEC R-SAVE-3b measures its
+false alarms on technical text). tests/data/people_data_team_notes.txt holds 148 such notes,
+written here to try the detector (so they are tuning data, not an outside measurement): tools,
+teams, places, brands and methods named after people. Before the rules they motivated
+(brands named after people, "the Wilson score interval", "a Holt-Winters model"), 11 of them
+were held (commit 0dd02fb); now one that asks an AI agent by its name as a person is asked, and
+one known false hold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memories.refusals.people import find_person_mentions
+
+NOTES = Path(__file__).resolve().parents[1] / "data" / "people_data_team_notes.txt"
+# Asked as a person is asked ("ask" is a cue only people get).
+HELD_ON_PURPOSE = {"Ask Devin to open a PR only for the lint fixes."}
+# Left: two surnames joined as a method's name, with no method's word after them.
+KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here."}
+
+
+def _notes() -> list[str]:
+    return [line.strip() for line in NOTES.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def test_the_data_team_notes_are_many_and_distinct():
+    notes = _notes()
+    assert len(notes) >= 140 and len(set(notes)) == len(notes)
+
+
+@pytest.mark.parametrize("note", _notes())
+def test_a_data_team_note_is_held_only_when_it_names_someone(note):
+    held = bool(find_person_mentions(note))
+    assert held == (note in HELD_ON_PURPOSE | KNOWN_FALSE_HOLDS), [m.text for m in find_person_mentions(note)]
