@@ -145,6 +145,9 @@ def _journey_or_organisation(text: str, start: int, end: int) -> bool:
     return match is not None and match.group("noun").lower() in _ORG_NOUNS
 
 
+_ADDRESS_AFTER_AT = re.compile(r"\b(?:is at|are at|located at|address is|lives at|live at)\s+\d{1,6}[A-Za-z]?\s+[^\W\d_]", re.I)
+# "Thomas and Sons is a bank": a family firm's name.
+_FAMILY_FIRM_AFTER = re.compile(r"\s+(?:and|&)\s+(?:Sons|Son|Daughters|Brothers|Partners|Associates|Co\.?)\b")
 # "Ostrov nad Ohří", "Newcastle upon Tyne": words that join a town to its river or hill.
 _TOWN_JOINERS = re.compile(r"(?<![^\W\d_])(?:nad|pod|upon)\s+$")
 
@@ -157,11 +160,16 @@ def after_place_word(text: str, start: int) -> bool:
 
 def _after_comma_in_address_line(text: str, start: int) -> bool:
     """"213 Pilekrogen 53 Apt. 263, Grand-Leez, Belgium": after a comma, on a line that starts
-    with a house number and a street, a name-shaped span is the town or the region."""
+    with a house number and a street (or has one after "at"), a name-shaped span is the town or
+    the region."""
     if not re.search(r",\s*$", text[max(0, start - 3) : start]):
         return False
-    street = _ADDRESS_START.match(text, text.rfind("\n", 0, start) + 1)
-    return street is not None and street.end() < start
+    line_start = text.rfind("\n", 0, start) + 1
+    street = _ADDRESS_START.match(text, line_start)
+    if street is not None and street.end() < start:
+        return True
+    # … or where the line says the address starts: "The office is at 9243 Avenue d'Ouchy 109, …"
+    return _ADDRESS_AFTER_AT.search(text, line_start, start) is not None
 
 
 def _company_triple(text: str, start: int, end: int) -> bool:
@@ -227,7 +235,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True  # "the corner of Kuusiku 7 and Alexander Flat"
     if _ORG_BEFORE.search(text[max(0, start - 30) : start]) or _journey_or_organisation(text, start, end):
         return True
-    if _TOWN_JOINERS.search(text, max(0, start - 6), start):
+    if _TOWN_JOINERS.search(text, max(0, start - 6), start) or _FAMILY_FIRM_AFTER.match(text, end):
         return True
     return _company_triple(text, start, end)
 

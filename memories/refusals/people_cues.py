@@ -329,17 +329,22 @@ def said_to_be_a_person(text: str, tok: _Token) -> bool:
             and _ASKED_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)
 
 
+# A form's field at a line's start, not indented (YAML's "  name: mysecret" is a key's value).
+_NAME_FIELD_RE = re.compile(r"(?i)name[ \t]*:[ \t]*")
+
+
 def lower_name_line(text: str, run: list[_Token], lex: _Lexicon) -> bool:
     """A line that is only a name with a middle initial, in lower case ("emidio p lombardo" at
-    the top of an address): two name words around one letter, one of them a first name or a
-    surname and one no dictionary knows."""
+    the top of an address, "name:    hyuuma t. maida" in a form): two name words around one
+    letter, one of them a first name or a surname and one no dictionary knows."""
     first, initial, last = run
     if not (first.lower and last.lower and len(initial.text) == 1 and initial.text.isalpha()):
         return False
     line_start = text.rfind("\n", 0, first.start) + 1
     line_end = text.find("\n", last.end)
     line_end = len(text) if line_end == -1 else line_end
-    if text[line_start:first.start].strip() or text[last.end:line_end].strip():
+    before = text[line_start:first.start]
+    if (before.strip() and not _NAME_FIELD_RE.fullmatch(before)) or text[last.end:line_end].strip():
         return False
     if text[first.raw_end:initial.start] != " " or text[initial.end:last.start].strip(".") != " ":
         return False

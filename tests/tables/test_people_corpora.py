@@ -40,16 +40,16 @@ def test_issue_18_outside_corpus_figures(owner, eu_ws):
     false refusals <= 0.5 % (measured on what is left after the moves: 99.65 %, 0 of 652). Other
     people held (R-SAVE-3b): the issue's targets (held >= 95 %, false holds <= 2 %) are NOT met
     by the person detector yet (benchmarks/RESULTS.md); the figures measured on what is left
-    after the third random draw (seed 1820) and its rules are asserted, so that worse ones fail:
-    92.3 % held and 3.1 % false holds (90.3 % and 3.1 % on the same notes before the third
-    draw's rules; README)."""
+    after the fourth random draw (seed 1821) and its rules are asserted, so that worse ones fail:
+    91.2 % held and 2.7 % false holds, the same as on those notes before the fourth draw's rules
+    (README)."""
     measured = figures(people_corpora.outside_corpus(), owner, eu_ws)
-    assert measured.records_notes >= 3000 and measured.clean_notes >= 490
+    assert measured.records_notes >= 3000 and measured.clean_notes >= 366
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.005
-    assert measured.other_notes >= 195 and measured.benign_notes >= 290
-    assert measured.other_held_rate >= 0.923
-    assert measured.false_hold_rate <= 0.031
+    assert measured.other_notes >= 145 and measured.benign_notes >= 215
+    assert measured.other_held_rate >= 0.911
+    assert measured.false_hold_rate <= 0.028
 
 
 def test_issue_18_tuning_corpus_figures(owner, eu_ws):
@@ -60,7 +60,7 @@ def test_issue_18_tuning_corpus_figures(owner, eu_ws):
     they motivated does not clear, and 2 of the random quarter that name a tuning-table
     person's name word after a cue), hence 17 of 1,592 (1.07 %; 8 of 1,258 before the move);
     18 of 1,812 (0.99 %) with the second draw's notes (seed 1819), 18 of 1,974 (0.91 %) with
-    the third's (seed 1820)."""
+    the third's (seed 1820), 18 of 2,095 (0.86 %) with the fourth's (seed 1821)."""
     measured = figures(people_corpora.tuning_corpus(), owner, eu_ws)
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.011
