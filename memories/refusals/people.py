@@ -96,6 +96,7 @@ from memories.refusals.people_cues import (
     _mark_tech_phrases,
     _post_cue,
     _pre_cue,
+    cited_authors,
     gives_or_is_given,
     lower_name_line,
     name_given,
@@ -325,6 +326,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
 
     # Rules 3 and 4: single words.
     listed = people_lists(text, tokens, lex)  # "X and Y were engineers"
+    cited = cited_authors(text, tokens, lex)  # "Sapir (1971)": not "Belle (2013)", a film
     for i, tok in enumerate(tokens):
         if used[i] or tok.kind in "XP" or tok.code:
             continue
@@ -341,7 +343,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
                 # "Will said", "Jordan from sales", "Zhyldyz said"; "Bryce, can you …"
                 held = (_post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
                         or said_to_be_a_person(text, tok) or gives_or_is_given(text, tok)
-                        or any(s <= tok.start < e for s, e in listed))
+                        or any(s <= tok.start < e for s, e in listed)
+                        or (tok.kind != "W" and any(s <= tok.start < e for s, e in cited)))
             else:  # tech: only "Julia's birthday"
                 held = tok.possessive and _post_cue(text, tokens, i)
             # "What's your last name? Nielsen", "my name is Will"

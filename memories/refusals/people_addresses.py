@@ -146,6 +146,9 @@ def _journey_or_organisation(text: str, start: int, end: int) -> bool:
 
 
 _ADDRESS_AFTER_AT = re.compile(r"\b(?:is at|are at|located at|address is|lives at|live at)\s+\d{1,6}[A-Za-z]?\s+[^\W\d_]", re.I)
+# Street abbreviations that are no English word: a street even in lower case ("bd Georges Mandel").
+_STREET_ABBREVIATIONS = frozenset("bd blvd bvd".split())
+_COMPASS = frozenset("north south east west northern southern eastern western".split())
 # "Thomas and Sons is a bank": a family firm's name.
 _FAMILY_FIRM_AFTER = re.compile(r"\s+(?:and|&)\s+(?:Sons|Son|Daughters|Brothers|Partners|Associates|Co\.?)\b")
 # "Ostrov nad Ohří", "Newcastle upon Tyne": words that join a town to its river or hill.
@@ -211,6 +214,8 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         if (text[start:end].islower() and second is not None and word.islower()
                 and second.group().lower() in _FIRM_WORDS):
             return True  # "cite ben hjel country club": a lower-case name, a word, then a firm's
+    if len(span_words) > 1 and span_words[-1][0].isupper() and span_words[-1].lower() in _FIRM_WORDS:
+        return True  # "Adler Planetarium", "Carnegie Hall": the firm's word inside the run
     for i, word in enumerate(span_words[1:], start=1):
         addressed = house_before or (i == len(span_words) - 1 and _ADDRESS_AFTER_STREET.match(text[end : end + 12]))
         if _street_word(word, lex, addressed=bool(addressed)):
@@ -219,7 +224,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True
     previous = re.search(r"([^\W\d_]+)\.?\s+$", text[max(0, start - 20) : start])
     if previous is not None and previous.group(1).lower() in _PREFIXES and (
-            previous.group(1)[0].isupper()
+            previous.group(1)[0].isupper() or previous.group(1) in _STREET_ABBREVIATIONS
             or re.search(r"\d\s+$", text[max(0, start - len(previous.group(0)) - 8): start - len(previous.group(0))])):
         return True  # "Via Roma", "12 via roma"; but not "sent via Priya"
     if house_before or _NUMBER_AFTER.match(text, end) or _CORNER_AFTER.match(text, end):
@@ -237,6 +242,8 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True
     if _TOWN_JOINERS.search(text, max(0, start - 6), start) or _FAMILY_FIRM_AFTER.match(text, end):
         return True
+    if text[start:end].lower() in _COMPASS and re.match(r" [A-Z]", text[end:end + 2]):
+        return True  # "North Korea", "South Sudan": a compass word of a place's name
     return _company_triple(text, start, end)
 
 

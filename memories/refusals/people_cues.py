@@ -121,6 +121,11 @@ def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     return ""
 
 
+# Adverbs between a name and its verb: "Rathke also asked".
+_ADVERBS = frozenset("also later then still never often further first subsequently reportedly previously "
+                     "recently soon once already originally finally eventually".split())
+
+
 def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> bool:
     """Words just after token i that say it is a person (strict: fewer verbs)."""
     tok = tokens[i]
@@ -143,6 +148,9 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
     gap = _gap(text, tok, nxt)
     if gap.strip(" ,") != "" or "\n" in gap:
         return False
+    if nxt.key in _ADVERBS and gap == " " and i + 2 < len(tokens) and _gap(text, nxt, tokens[i + 2]) == " ":
+        if tokens[i + 2].key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
+            return True  # "Rathke also asked", "Heald later noted"
     if gap.strip() == ",":
         # apposition: "Ana, our CFO," / "Will, my manager,"
         if nxt.key in {"our", "my", "the", "his", "her", "their", "your"} and i + 2 < len(tokens):
@@ -351,3 +359,24 @@ def lower_name_line(text: str, run: list[_Token], lex: _Lexicon) -> bool:
     words = (first, last)
     return (all(t.kind in "SLU" for t in words) and any(t.key not in lex.english for t in words)
             and any(t.key in lex.first or t.key in lex.last for t in words))
+
+
+# Authors cited as the sciences cite them: "Sapir (1971)", "Coase [13,14]", "Munafò et al.",
+# "(Nedwick, 2014)", "(Jasny, Chin, Chong, & Vignieri, 2011)", "Carrano & Biewener [7]".
+_AUTHOR = r"[A-Z][\w'’\-]+"
+_AUTHORS = rf"{_AUTHOR}(?:(?:,\s+|\s+(?:&|and)\s+|,\s+(?:&|and)\s+){_AUTHOR})*"
+_YEAR = r"(?:19|20)\d\d[a-z]?"
+_CITED_RE = re.compile(
+    rf"(?P<authors>{_AUTHORS})(?:['’]s)?"
+    rf"(?:\s+et\s+al\.?|\s*\({_YEAR}(?:[,;][^)]{{0,20}})?\)|\s*\[\d{{1,3}}(?:[,–\-]\s*\d{{1,3}})*\]|,\s+{_YEAR}\b)"
+)
+
+
+def cited_authors(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of the authors a text cites (``_CITED_RE``), unless a tool or a place is among them."""
+    if "(" not in text and "[" not in text and "et al" not in text and ", 19" not in text and ", 20" not in text:
+        return []
+    spans = [match.span("authors") for match in _CITED_RE.finditer(text)]
+    return [(start, end) for start, end in spans
+            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
+                       and t.key not in lex.last for t in tokens)]

@@ -122,6 +122,9 @@ def _korean_given(key: str) -> bool:
     return any(key[:i] in syllables and key[i:] in syllables for i in range(2, len(key) - 1))
 
 
+_MC_NAME_RE = re.compile(r"(?:Mc|O['’])[A-Z][a-z]{2,}$")
+
+
 def _classify(token: _Token, lex: _Lexicon) -> str:
     """S first name, L surname, W ambiguous name, T tech, P place, U unknown word,
     E less frequent English word, X frequent word."""
@@ -138,6 +141,8 @@ def _classify(token: _Token, lex: _Lexicon) -> str:
         return "W" if token.cap else "X"
     if key in _TITLES or key in _GROUPS:
         return "X"
+    if token.cap and _MC_NAME_RE.match(token.text):
+        return "L"  # "McDonnell", "McKenzie", "O'Reilly": Irish and Scottish surnames
     if "-" in key:
         return _classify_compound(key, lex)
     if key in lex.ambiguous:

@@ -1,0 +1,59 @@
+"""Issue 18: the person detector on a second outside source, the GUM corpus (Georgetown
+University Multilayer corpus; tests/data/outside/people/build_gum.py, README.md there):
+sentences of biographies, news, interviews, court hearings, travel guides and academic papers,
+labelled from GUM's own entity annotation. Half of its documents (seed 2031) are the tuning file
+tests/data/people_tuning_from_gum.jsonl; the other half, gum.jsonl, is only measured.
+
+The issue's targets (95 % of the notes naming someone held, at most 2 % false holds) are far from
+met on this prose: the figures measured are asserted so that worse ones fail (README lists each
+measurement).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memories.refusals.people import find_person_mentions
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+HELD = DATA / "outside" / "people" / "gum.jsonl"
+TUNING = DATA / "people_tuning_from_gum.jsonl"
+
+
+def _load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _figures(rows: list[dict]) -> tuple[float, float]:
+    named = [r for r in rows if r["label"] == "names_person_other"]
+    benign = [r for r in rows if r["label"] == "benign"]
+    held = sum(bool(find_person_mentions(r["value"])) for r in named) / len(named)
+    false = sum(bool(find_person_mentions(r["value"])) for r in benign) / len(benign)
+    return held, false
+
+
+def test_the_two_halves_are_big_labelled_and_apart():
+    held, tuning = _load(HELD), _load(TUNING)
+    for rows in (held, tuning):
+        assert {r["label"] for r in rows} == {"names_person_other", "benign"}
+        assert sum(r["label"] == "names_person_other" for r in rows) >= 200
+        assert sum(r["label"] == "benign" for r in rows) >= 400
+    assert not {r["source"] for r in held} & {r["source"] for r in tuning}  # no document in both
+
+
+@pytest.mark.parametrize("path, held_floor, false_ceiling", [
+    # Measured once before the rules written from the tuning half (907fde9): 63.9 % (163/255)
+    # held, 2.6 % (11/421) false holds; after them 65.1 % (166/255) and 2.9 % (12/421).
+    (HELD, 0.650, 0.029),
+    # The tuning half: 78.9 % and 1.9 % before; 82.4 % (168/204) and 1.2 % (5/426) after.
+    (TUNING, 0.823, 0.012),
+], ids=["held-half", "tuning-half"])
+def test_the_gum_figures_do_not_fall(path, held_floor, false_ceiling, capsys):
+    held, false = _figures(_load(path))
+    with capsys.disabled():
+        print(f"\n{path.name}: other people held {held:.4f}, false holds {false:.4f}")
+    assert held >= held_floor
+    assert false <= false_ceiling
