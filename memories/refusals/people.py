@@ -98,6 +98,7 @@ from memories.refusals.people_cues import (
     _pre_cue,
     cited_authors,
     gives_or_is_given,
+    inverted_names,
     lower_name_line,
     name_given,
     people_lists,
@@ -381,6 +382,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             spans.append((tok.start, tok.end))  # "will's birthday"
             used[i] = True
 
+    spans += inverted_names(text, lex)  # "Twain, Mark." on its own line
     # Places and companies named after people (people_addresses): "103 Cassidy Street".
     # A list the text says are people is no firm ("Lopez, Santos and Coleman is an agency").
     kept = set(email_spans) | {span for span in spans if any(s <= span[0] < e for s, e in listed)}

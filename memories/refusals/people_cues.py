@@ -21,6 +21,8 @@ from memories.refusals.people_words import (
     _FUNCTION,
     _GROUPS,
     _PERSON_NOUNS,
+    _PLACES,
+    _POST_PASSIVE,
     _POST_STATE,
     _POST_VERBS,
     _POST_VERBS_STRICT,
@@ -160,7 +162,7 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
         return True
     if nxt.key in {"is", "was", "will", "has", "had"} and i + 2 < len(tokens):
         nxt2 = tokens[i + 2]
-        if nxt2.key in _POST_STATE:
+        if nxt2.key in _POST_STATE or (nxt2.key in _POST_PASSIVE and tok.kind != "W"):
             return True
         if (
             nxt2.key == "on"
@@ -380,3 +382,18 @@ def cited_authors(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[
     return [(start, end) for start, end in spans
             if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
                        and t.key not in lex.last for t in tokens)]
+
+
+# "Twain, Mark." on a line of its own: a surname, a comma, a first name (a bibliography, a list).
+_INVERTED_NAME_LINE_RE = re.compile(r"(?m)^[ \t>*\-]*(?P<last>[A-Z][\w'’\-]+),[ \t]+(?P<first>[A-Z][\w'’\-]+)\.?[ \t]*$")
+
+
+def inverted_names(text: str, lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of lines that are a name written surname first ("London, Jack."): the second word a
+    first name no other list calls a place or a tool."""
+    if "," not in text:
+        return []
+    return [match.span("last")[:1] + match.span("first")[1:]
+            for match in _INVERTED_NAME_LINE_RE.finditer(text)
+            if _key(match.group("first")) in lex.first
+            and not {_key(match.group("first")), _key(match.group("last"))} & (_TECH | _PLACES)]

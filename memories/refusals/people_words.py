@@ -64,6 +64,8 @@ _POST_VERBS = words("people_post_verbs")
 # "Release notes"): for ambiguous and unknown words.
 _POST_VERBS_STRICT = _POST_VERBS - words("people_post_verbs_plural_nouns")
 _POST_STATE = words("people_post_state")
+# "Goode was born in Exeter": for names no list calls ambiguous.
+_POST_PASSIVE = words("people_post_passive")
 # Addresses (people_addresses.py): words before a street name ("Via", "Rua", "St."), and street
 # words after one besides Faker's English street suffixes ("u.", "utca", "straat").
 _STREET_PREFIXES = words("people_street_prefixes")

@@ -44,8 +44,8 @@ FROZEN = [
      "fe12984e86b22c55ded8d56feb96dc4fd5bddc4299fd9148f3deb1784c57b95f"),
     ("memories.refusals.people_words", "_PARTICLES", 27,
      "fff641a28e53b64cf796890b65ccfbd15fdbbc739cc14a8b0ded2fa9f474bc78"),
-    ("memories.refusals.people_words", "_PRE_PERSONAL", 102,  # issue 18: kid … says, name
-     "c35b2b2f3ff59789289860a29cb2cba12ba971ee496bf96b5c68652e4f129a99"),
+    ("memories.refusals.people_words", "_PRE_PERSONAL", 106,  # issue 18: kid … says, name; then said/added/noted/wrote before a name (GUM)
+     "b14b1e4d2bbef360b8768d51290d3dc004aa42f7451d03e3cafdfec87d8a01fc"),
     ("memories.refusals.people_words", "_PRE_PERSONAL_PAIRS", 50,  # issue 18: "my name" …
      "2f05de6eb847aab858133631119e03a28c51503fe92bac483cde1331c51dbe4a"),
     ("memories.refusals.people_words", "_PRE_CONTACT", 17,
@@ -113,8 +113,9 @@ def test_there_are_data_files():
     # words that end a firm's name (people_addresses.py), and the command-line tools' password
     # flags (secret_cli.py), and what people are and are like (people_cues.py: roles, traits),
     # and what a name is when it is an organisation (people_addresses.py), and the works one
-    # person writes (people_cues.py), and the methods named after people (people_addresses.py)
-    assert len(DATA_FILES) == 47
+    # person writes (people_cues.py), and the methods named after people (people_addresses.py),
+    # and what is done to a person ("was born", people_cues.py)
+    assert len(DATA_FILES) == 48
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
