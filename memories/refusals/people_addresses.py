@@ -122,6 +122,10 @@ _PLACE_ONLY_BEFORE = frozenset("in near into inside outside across".split())
 
 # Method words that are verbs too: only after "the", "a"… ("ask Ana test the export").
 _EPONYM_VERBS = frozenset("bound correct curve filter model plot process regress score smoothing test transform".split())
+# Method words a person can own as well ("Ana's test results", "Priya's model"): after a
+# possessive they name the person's thing, not a method.
+_OWNED_TOO = frozenset("number numbers measure function functions problem space spaces tree index series "
+                       "ratings rating front noise".split())
 _DETERMINER_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|our|their|its)\s+$")
 # "we returned to Feliciano by helicopter", "flew in from Tromsø": a journey's end is a place.
 _JOURNEY_BEFORE = re.compile(
@@ -186,6 +190,28 @@ def _company_triple(text: str, start: int, end: int) -> bool:
     return False
 
 
+_METHOD_WORD_AFTER = re.compile(r" ([a-z][a-z\-]*)\b")
+_DOUBLE_SURNAME = re.compile(r"[A-Z][\w’']+-[A-Z][\w’']+")
+
+
+def _names_a_method(text: str, start: int, end: int, lex: _Lexicon) -> bool:
+    """The span names a method after its author: a method's word follows it, or its possessive
+    ("the Wilson score interval", "Dijkstra's algorithm", "Occam's razor", "Mann-Whitney test").
+    A word that is a verb too ("test", "model") counts only after a determiner or a double
+    surname ("ask Ana test the export"); one a person can own ("number") never after "'s", nor
+    anything after a first name's "'s" ("use Priya's formula" is a colleague's)."""
+    possessive = text[end:end + 2] in ("'s", "’s")
+    match = _METHOD_WORD_AFTER.match(text, end + 2 if possessive else end)
+    if match is None or match.group(1) not in _EPONYM_NOUNS:
+        return False
+    word = match.group(1)
+    if possessive:
+        last = text[start:end].split()[-1].lower()
+        return word not in _EPONYM_VERBS and word not in _OWNED_TOO and last not in lex.first
+    return (word not in _EPONYM_VERBS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start) is not None
+            or _DOUBLE_SURNAME.fullmatch(text, start, end) is not None)
+
+
 def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title: bool = False) -> bool:
     """Is the name-shaped span ``text[start:end]`` part of an address or a company name?"""
     span_words = [m.group() for m in _WORD.finditer(text, start, end)]
@@ -195,6 +221,8 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if after_title:
         first = span_words[0].lower()
         return first in ("dr", "st") and bool(re.search(r"\d+\s+[^\W\d_]+\s+$", text[max(0, start - 40) : start]))
+    if _names_a_method(text, start, end, lex):
+        return True
     following = _WORD.match(text, end + 1) if text[end : end + 1] in (" ", ".") else None
     if following is not None and text[end : following.start()].strip(" .") == "":
         after = text[following.end() : following.end() + 12]
@@ -207,9 +235,6 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
             return True
         if (word[0].isupper() or text[start:end].islower()) and word.lower().rstrip(".") in _FIRM_WORDS:
             return True  # "Rand Corporation", "Wolfram Research"
-        if (word.islower() and word in _EPONYM_NOUNS and text[end - 2:end] not in ("'s", "’s")
-                and (word not in _EPONYM_VERBS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start))):
-            return True  # "the Wilson score interval", "Kaplan-Meier estimator": a method's name
         second = _WORD.match(text, following.end() + 1) if text[following.end(): following.end() + 1] == " " else None
         if (text[start:end].islower() and second is not None and word.islower()
                 and second.group().lower() in _FIRM_WORDS):

@@ -2,9 +2,10 @@
 false alarms on technical text). tests/data/people_data_team_notes.txt holds 148 such notes,
 written here to try the detector (so they are tuning data, not an outside measurement): tools,
 teams, places, brands and methods named after people. Before the rules they motivated
-(brands named after people, "the Wilson score interval", "a Holt-Winters model"), 11 of them
-were held (commit 0dd02fb); now one that asks an AI agent by its name as a person is asked, and
-one known false hold.
+(brands named after people, "the Wilson score interval", "a Holt-Winters model"), 11 of the
+first 148 were held (commit 0dd02fb); of the 49 methods and laws added after ("Dijkstra's
+algorithm", "Huber loss", "Mann-Whitney U test"), 12 were held on 25f7cbc. Now one that asks an
+AI agent by its name as a person is asked, and two known false holds.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from memories.refusals.people import find_person_mentions
 NOTES = Path(__file__).resolve().parents[1] / "data" / "people_data_team_notes.txt"
 # Asked as a person is asked ("ask" is a cue only people get).
 HELD_ON_PURPOSE = {"Ask Devin to open a PR only for the lint fixes."}
-# Left: two surnames joined as a method's name, with no method's word after them.
-KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here."}
+# Left: two surnames joined as a method's name with no method's word after them, and a law named
+# after a name that is a first name too (a colleague's "Priya's formula" is hers).
+KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here.", "Murphy's law hit the release again."}
 
 
 def _notes() -> list[str]:
@@ -29,7 +31,7 @@ def _notes() -> list[str]:
 
 def test_the_data_team_notes_are_many_and_distinct():
     notes = _notes()
-    assert len(notes) >= 140 and len(set(notes)) == len(notes)
+    assert len(notes) >= 190 and len(set(notes)) == len(notes)
 
 
 @pytest.mark.parametrize("note", _notes())
