@@ -227,7 +227,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         start = match.start(group)
         # "commit secret: 9fceb02…" names an id; a comment line above the assignment does not.
         line_start = lowered.rfind("\n", 0, span[0]) + 1
-        if _HEX_RE.fullmatch(value) and _context_names_an_id(lowered, start, hex_value=True, since=line_start):
+        if _HEX_RE.fullmatch(value) and _context_names_an_id(lowered, start, hex_value=True, since=line_start,
+                                                             named=True):
             continue
         position = max(position, start + len(value))
         yield "generic_secret", start, start + len(value), 60
@@ -262,6 +263,9 @@ _HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
     address contract wallet
     """.split()
 )
+# Hex ids of what runs and happens ("Sentry event 3f2c…", "job 3f2c… failed"): for a free-standing
+# run only, not when a credential's name is there too.
+_RUN_ID_WORDS = frozenset("event events incident run job execution task".split())
 _CONTEXT_WORD_RE = _compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _URL_IN_WINDOW_RE = _compile(r"\S*://\S*")
 _DIGEST_PREFIX_RE = _compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)[-:]")
@@ -273,14 +277,18 @@ _PUBLIC_BLOCK_RE = _compile(
 )
 
 
-def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since: int = 0) -> bool:
+def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since: int = 0,
+                         named: bool = False) -> bool:
     """Whether a word before ``position`` (from ``since`` on) says the next string is an id.
     Words inside a URL are part of an address ("https://git.example.com/projects/…"), not
-    words that name the string."""
+    words that name the string. ``named``: a credential's name is there too ("event webhook
+    api key: …"), so only the words that outweigh it count ("commit secret: 9fceb02…")."""
     window = lowered[max(since, position - (100 if hex_value else 60)): position]
     if "://" in window:
         window = _URL_IN_WINDOW_RE.sub(" ", window)
     words = _HEX_ID_CONTEXT_WORDS if hex_value else _ID_CONTEXT_WORDS
+    if hex_value and not named:
+        words = words | _RUN_ID_WORDS
     return any(word in words for word in _CONTEXT_WORD_RE.findall(window))
 
 

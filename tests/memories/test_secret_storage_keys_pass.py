@@ -50,3 +50,21 @@ def test_storage_keys_and_keys_named_for_their_use_pass(text):
 ])
 def test_keys_that_are_credentials_stay_refused(text):
     assert flagged(text)
+
+
+EVENT_HEX = "3f2c1e9a" + "8b7d4c6e" + "5f1a2b3c" + "4d5e6f7a"
+
+
+@pytest.mark.parametrize("text", [
+    f"Sentry event {EVENT_HEX}",
+    f"job {EVENT_HEX} failed twice overnight",
+    f"Athena execution {EVENT_HEX} timed out",
+])
+def test_hex_ids_of_events_jobs_and_runs_pass(text):
+    # "event", "job", "run", "execution", "task", "incident" name the hex after them as an id,
+    # as "commit" and "trace" already did; each case fails on d5fb380.
+    assert not flagged(text)
+
+
+def test_a_hex_key_after_an_event_word_and_a_credential_word_stays_refused():
+    assert flagged(f"the event webhook api key: {EVENT_HEX}")
