@@ -7,7 +7,8 @@ to a name that says credential, the literal first.
     new NetworkCredential("ops@example.com", "s3cr3t-Value!")
 
 The last: a call whose arguments are a user name and a password by its library's signature
-(data/secrets_credential_calls.txt), every argument up to the password a string literal.
+(data/secrets_credential_calls.txt), every argument up to the password a string literal. And a
+pair of literals, user then password, given to a credential's name ("auth=('admin', '…')").
 
 Assignments ("api_key = '…'") are read by secret_context, secret_prose and secret_assignments
 (a quoted phrase, literal first or not); this module reads the shapes where the value comes
@@ -62,9 +63,24 @@ def _reads_as_password(value: str) -> bool:
     return len(value) >= 14 and value.isalpha()
 
 
+# A user name and a password as a pair of literals given to a credential's name: requests'
+# "auth=('admin', '…')", "creds = ['admin', '…']", "credentials: ('ops', '…')".
+_PAIR_RE = re.compile(
+    r"(?<![\w.])(?:auth|basic_auth|http_auth|creds?|credentials|login)\s*[:=]\s*[\[(]\s*"
+    r"(?P<uq>[\"'])[^\"'\n]{1,128}(?P=uq)\s*,\s*(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q)\s*[\])]",
+    re.IGNORECASE,
+)
+
+
 def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if "(" not in text and "==" not in text and "!=" not in text:
+    if "(" not in text and "==" not in text and "!=" not in text and "[" not in text:
         return
+    for match in _PAIR_RE.finditer(text):
+        start, end = match.span("val")
+        value = match.group("val")
+        if (not _overlaps(taken, start, end) and _reads_as_password(value)
+                and _acceptable_password(value, strength="weak", quoted=True)):
+            yield "password_in_code", start, end, 62
     for pattern in (_LITERAL_FIRST_RE, _CALL_RE):
         for match in pattern.finditer(text):
             start, end = match.span("val")

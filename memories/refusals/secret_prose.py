@@ -215,14 +215,16 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
 
 _USER_WORD_RE = _compile(
     r"log\s*in|sign\s*in|credentials|creds?|username|user|account|acct|benutzer|utilisateur|"
-    r"usuario|wi-?fi|wlan|ssid"
+    r"usuario|wi-?fi|wlan|ssid|(?<![\w.])u(?=\s*[:=])"
 )
 _USER_PASSWORD_TAIL_RE = _compile(
     r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"
     r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_@+][A-Za-z0-9_.@+\-]{1,63})"
     r"(?:\s*/\s*|\s*:\s*(?=\S*[0-9!@#$%^&*])"
     r"|\s*,?\s+(?:and\s+|with\s+)?(?P<pw>password|passwort|pass|pwd|pw|mot\s+de\s+passe|"
-    r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*)"
+    r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*"
+    # "u: admin p: …": the letters alone, each with its colon
+    r"|(?<=\S)\s+(?P<p>p)\s*[:=]\s*)"
     r"(?:(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r"))",
     re.IGNORECASE,
 )

@@ -116,3 +116,24 @@ def test_a_password_in_typographic_quotes_or_after_an_arrow_is_refused(text):
 ])
 def test_typographic_quotes_and_arrows_in_ordinary_notes_pass(text):
     assert kinds(text) == set()
+
+
+@pytest.mark.parametrize("text", [
+    "requests.get(url, auth=('admin', 'S3cr3t!pw'))",
+    "creds = ['ops-user', 'Vx7#kLm2q']",
+    "credentials: ('svc_loader', 'R4nd0m!Pass')",
+    "u: admin p: Xk9#mP2q!",
+])
+def test_a_user_and_password_pair_in_code_or_abbreviated_is_refused(text):
+    # Found by trying the detector as an attacker would; each case fails on 25e4948.
+    assert kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "auth=('user', 'password')",
+    "login = ('Sign in', 'Continue')",
+    "Mann-Whitney u: 1234 p: 0.03",
+    "u: 12 p: 0.5 for the second cohort",
+])
+def test_pairs_of_labels_and_statistics_pass(text):
+    assert kinds(text) == set()
