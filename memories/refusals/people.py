@@ -35,10 +35,12 @@ Where the words come from (loaded once, lazily, on the first call; thread-safe; 
   "Julia's birthday", "Julia Roberts").
 
 The hand-kept word lists are data files in ``memories/refusals/data/`` (read through
-``memories.refusals.wordlists``). The detector is six modules: ``people_words`` (the lists),
+``memories.refusals.wordlists``). The detector is eight modules: ``people_words`` (the lists),
 ``people_lexicon`` (Faker and wordfreq, loaded once), ``people_tokens`` (a note's words and
-their kinds), ``people_cues`` (the words around a name, names in emails), ``people_addresses``
-(streets and firms named after people) and this one (the rules below).
+their kinds), ``people_cues`` (the words around a name, names in emails and handles),
+``people_statements`` (what a text says of a name: listed, called, cited as people),
+``people_titles`` (rule 1), ``people_addresses`` (streets, firms, places and methods named after
+people) and this one (the rules below).
 
 The rules, on words written as names (capitalised, or lower case where a cue says so):
 
@@ -96,13 +98,8 @@ from memories.refusals.people_cues import (
     _mark_tech_phrases,
     _post_cue,
     _pre_cue,
-    cited_authors,
-    gives_or_is_given,
-    inverted_names,
-    lower_name_line,
+    handles,
     name_given,
-    people_lists,
-    said_to_be_a_person,
     spoken_to,
 )
 from memories.refusals.people_lexicon import (
@@ -110,14 +107,21 @@ from memories.refusals.people_lexicon import (
     _Lexicon,
     load,
 )
+from memories.refusals.people_statements import (
+    cited_authors,
+    gives_or_is_given,
+    inverted_names,
+    lower_name_line,
+    people_lists,
+    said_to_be_a_person,
+)
+from memories.refusals.people_titles import title_at
 from memories.refusals.people_tokens import (
     _Token,
     _tokenize,
 )
 from memories.refusals.people_words import (
     _CALENDAR,
-    _FUNCTION,
-    _GROUPS,
     _PARTICLES,
     _PLACES,
     _TITLES,
@@ -133,66 +137,6 @@ class PersonMention:
     start: int
     end: int
 
-
-
-def _title_at(text: str, tokens: list[_Token], i: int, lex: _Lexicon) -> int | None:
-    """Rule 1: if token i is a title followed by a name, the index of the name's last token."""
-    tok = tokens[i]
-    if tok.key not in _TITLES or tok.code or tok.possessive or i + 1 >= len(tokens):
-        return None
-    if tok.start and text[tok.start - 1] in ";/|\\":
-        return None  # "TL;DR line", "w/Dr": glued to the word before, no title
-    if not tok.cap and tok.key in {"miss", "lady", "lord", "doctor", "sir", "dame", "madam"}:
-        return None
-    j = i + 1
-    if text[tok.end : tokens[j].start] not in (" ", ". ", "."):
-        return None
-    # "Ms. van der Berg", "Mr. de la Cruz": particles, then the name.
-    k = j
-    while (
-        k + 1 < len(tokens)
-        and tokens[k].key in _PARTICLES
-        and _joined(text, tokens[k], tokens[k + 1])
-        and tokens[k + 1].key not in _FUNCTION
-    ):
-        k += 1
-    if k > j and tokens[k].kind == "X" and tokens[k].key not in lex.last:
-        k = j  # "Dr. Le is out": the particle was the surname
-    cand = tokens[k]
-    if cand.code or cand.key in _FUNCTION or cand.key in _GROUPS or cand.key in _TITLES:
-        return None
-    if len(cand.key) < 2:
-        return None  # "the MS C runtime"
-    in_lists = cand.key in lex.first or cand.key in lex.last
-    if cand.cap:
-        ok = True  # after a title, a capitalised word is a name: "Dr. Strange", "Mr. Long"
-    else:
-        # "dr. okafor"; but "Sir bot": after a capitalised title, a lower-case English word is
-        # that word (whoever writes "Sir" writes the name with a capital too).
-        ok = cand.lower and (in_lists or cand.kind in "SLU") and not (
-            tok.cap and cand.key in lex.english)
-    if not ok:
-        return None
-    return _extend_name(text, tokens, k)
-
-
-def _extend_name(text: str, tokens: list[_Token], j: int) -> int:
-    """Index of the last token of the name that starts at token j."""
-    end = j
-    while end + 1 < len(tokens) and _joined(text, tokens[end], tokens[end + 1]):
-        nxt = tokens[end + 1]
-        if nxt.cap and nxt.kind in "SLU":
-            end += 1
-        elif (
-            nxt.key in _PARTICLES
-            and end + 2 < len(tokens)
-            and tokens[end + 2].cap
-            and _joined(text, nxt, tokens[end + 2])
-        ):
-            end += 2
-        else:
-            break
-    return end
 
 
 def _run_is_name(run: list[_Token], lex: _Lexicon) -> bool:
@@ -257,12 +201,17 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     lex = _get_lexicon()
     spans: list[tuple[int, int]] = []
 
-    # Rule 5: emails. Their words are not looked at again.
+    # Rule 5: emails, and handles ("@priya", "@j.doe") read as an email's local part. Their words
+    # are not looked at again.
     email_spans = []
     for match in EMAIL_RE.finditer(text):
         email_spans.append((match.start(), match.end()))
         if _email_names_person(match.group(0).split("@", 1)[0], lex):
             spans.append((match.start(), match.end()))
+    for start, end, names in handles(text, email_spans, lex):
+        email_spans.append((start, end))
+        if names:
+            spans.append((start, end))
     tokens = _tokenize(text, lex)
     if email_spans:
         tokens = [t for t in tokens if not any(s <= t.start < e for s, e in email_spans)]
@@ -278,7 +227,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     for i in range(n):
         if used[i] or tokens[i].key not in _TITLES:
             continue
-        end = _title_at(text, tokens, i, lex)
+        end = title_at(text, tokens, i, lex)
         if end is not None:
             spans.append((tokens[i].start, tokens[end].end))
             titled.add(spans[-1])

@@ -38,3 +38,25 @@ def test_the_data_team_notes_are_many_and_distinct():
 def test_a_data_team_note_is_held_only_when_it_names_someone(note):
     held = bool(find_person_mentions(note))
     assert held == (note in HELD_ON_PURPOSE | KNOWN_FALSE_HOLDS), [m.text for m in find_person_mentions(note)]
+
+
+@pytest.mark.parametrize("text, handle", [
+    ("ping @priya about the export", "@priya"),
+    ("cc @okafor on the release", "@okafor"),
+    ("DM @Priya.R on Slack", "@Priya.R"),
+])
+def test_a_handle_that_is_a_name_is_held(text, handle):
+    # Read as an email's local part is; each case fails on a818e38.
+    assert [m.text for m in find_person_mentions(text)] == [handle]
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks to @dependabot for the bumps",
+    "the @data-team channel is muted",
+    "@here the export is late",
+    "decorator @property in Python",
+    "npm i @types/node",
+    "postgres://svc:Tq4Zm9Lx@pg-main.internal:5432/app",
+])
+def test_bots_teams_decorators_packages_and_hosts_are_no_handles_of_people(text):
+    assert find_person_mentions(text) == []

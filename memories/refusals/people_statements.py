@@ -1,0 +1,150 @@
+"""What a text says of a name that makes it a person's (R-SAVE-3b, issue 18): listed as people
+("X and Y were engineers", "founders: X, Y and Z"), called one ("X is an engineer", "Why is X so
+impulsive?"), giving or given a thing of "his" or "her", cited as an author ("Sapir (1971)"),
+written surname first on a line ("Twain, Mark."), or a lower-case name with a middle initial
+alone on its line ("emidio p lombardo"). The word lists are data files (people_roles.txt,
+people_traits.txt, people_authored_works.txt).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memories.refusals.people_lexicon import _key, _Lexicon
+from memories.refusals.people_tokens import _Token
+from memories.refusals.people_words import _AUTHORED_WORKS, _PLACES, _ROLES, _TECH, _TRAITS
+
+# "Usamov and Bowers were precision engineers", "our 3 founders: Gerste, Johnson and Johnson":
+# capitalised words listed together and said to be people (data/people_roles.txt).
+# The role is the phrase's last word: punctuation or a preposition follows ("engineers at Acme").
+_ROLE_ENDS = (r"(?=[ \t]*(?:[.,;:!?)\n]|$)|[ \t]+(?:at|from|of|who|in|with|and|for|since|until|"
+              r"before|on|to)\b)")
+_LISTED_NAME = r"[A-Z][\w'’\-]+"
+_NAME_LIST = rf"{_LISTED_NAME}(?:(?:[ \t]*,[ \t]*(?:and[ \t]+)?|[ \t]+(?:and|&)[ \t]+){_LISTED_NAME})+"
+_LISTED_AS_PEOPLE_RE = re.compile(
+    rf"(?<![\w\-])(?P<named>{_NAME_LIST})[ \t]+(?:were|are|became|have[ \t]+been)[ \t]+"
+    rf"(?:[a-z\-]+[ \t]+){{0,2}}(?P<role>[a-z\-]+){_ROLE_ENDS}"
+    rf"|\b(?P<role_first>[A-Za-z\-]+)[ \t]*:[ \t]*(?P<listed>{_NAME_LIST})"
+)
+# "Tomasz was a precision engineer"; "Why is Glyceria so impulsive?", "Ines is very shy".
+_CALLED_AFTER_RE = re.compile(
+    r"[ \t]+(?:is|was)[ \t]+(?:a|an)[ \t]+(?:[a-z\-]+[ \t]+){0,2}(?P<role>[a-z\-]+)" + _ROLE_ENDS +
+    r"|[ \t]+(?:is|was|seems|seemed|can[ \t]+be|gets|got)[ \t]+"
+    r"(?:(?:so|very|really|too|always|quite|a[ \t]+bit)[ \t]+)?(?P<trait>[a-z\-]+)\b"
+    r"|[ \t]+(?:so|very|really|too|always)[ \t]+(?P<asked_trait>[a-z\-]+)\b"
+)
+_LIST_VERBS = (" were ", " are ", " became ", " been ")
+_WORD_AFTER_RE = re.compile(r" ([a-z]+)\b")
+# "cormac had given cormac his address": who gives, and to whom, a thing of "his" or "her".
+_GIVING = r"(?:gave|given|give|gives|sent|told|showed|shown|handed|emailed|texted|offered)"
+_GIVES_AFTER_RE = re.compile(r"[ \t]+(?:had[ \t]+|has[ \t]+)?" + _GIVING + r"[ \t]+[\w'’\-]+[ \t]+(?:his|her|their)\b",
+                             re.IGNORECASE)
+_GIVEN_TO_BEFORE_RE = re.compile(r"\b" + _GIVING + r"[ \t]+$", re.IGNORECASE)
+_THEIR_AFTER_RE = re.compile(r"[ \t]+(?:his|her|their)\b", re.IGNORECASE)
+
+
+def gives_or_is_given(text: str, tok: _Token) -> bool:
+    """``tok`` gives someone, or is given, a thing that is "his" or "her" ("cormac had given
+    cormac his address", "we sent Okafor her badge"): only people give and get so."""
+    if _GIVES_AFTER_RE.match(text, tok.raw_end):
+        return True
+    return (_THEIR_AFTER_RE.match(text, tok.raw_end) is not None
+            and _GIVEN_TO_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)
+_ASKED_BEFORE_RE = re.compile(r"\b(?:is|was|are|isn't|wasn't)[ \t]+$", re.IGNORECASE)
+
+
+def people_lists(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of lists of capitalised words that the text says are people (``_ROLES``), unless
+    an item is a tool or a place that is nobody's name ("Editors: Vim, Emacs and Nano";
+    "Johnson" is a surname too)."""
+    if ":" not in text and not any(verb in text for verb in _LIST_VERBS):
+        return []
+    if not any(t.key in _ROLES for t in tokens):
+        return []
+    spans = []
+    for match in _LISTED_AS_PEOPLE_RE.finditer(text):
+        if match.group("named") is not None and match.group("role") in _ROLES:
+            spans.append(match.span("named"))
+        elif match.group("listed") is not None and match.group("role_first").lower() in _ROLES:
+            spans.append(match.span("listed"))
+    return [(start, end) for start, end in spans
+            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
+                       and t.key not in lex.last for t in tokens)]
+
+
+def said_to_be_a_person(text: str, tok: _Token) -> bool:
+    """The words after ``tok`` say it is a person: a role ("is an engineer", "is a very
+    sympathetic person"), a trait of character ("is so impulsive"; "so impulsive" only when
+    asked, "Why is Glyceria so …"), or a work only a person writes ("the Ruoho novel")."""
+    work = _WORD_AFTER_RE.match(text, tok.raw_end)
+    if work is not None and not tok.possessive and work.group(1) in _AUTHORED_WORKS:
+        return True
+    match = _CALLED_AFTER_RE.match(text, tok.raw_end)
+    if match is None:
+        return False
+    if match.group("role") is not None:
+        return match.group("role") in _ROLES
+    if match.group("trait") is not None:
+        return match.group("trait") in _TRAITS
+    return (match.group("asked_trait") in _TRAITS
+            and _ASKED_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)
+
+
+# A form's field at a line's start, not indented (YAML's "  name: mysecret" is a key's value).
+_NAME_FIELD_RE = re.compile(r"(?i)name[ \t]*:[ \t]*")
+
+
+def lower_name_line(text: str, run: list[_Token], lex: _Lexicon) -> bool:
+    """A line that is only a name with a middle initial, in lower case ("emidio p lombardo" at
+    the top of an address, "name:    hyuuma t. maida" in a form): two name words around one
+    letter, one of them a first name or a surname and one no dictionary knows."""
+    first, initial, last = run
+    if not (first.lower and last.lower and len(initial.text) == 1 and initial.text.isalpha()):
+        return False
+    line_start = text.rfind("\n", 0, first.start) + 1
+    line_end = text.find("\n", last.end)
+    line_end = len(text) if line_end == -1 else line_end
+    before = text[line_start:first.start]
+    if (before.strip() and not _NAME_FIELD_RE.fullmatch(before)) or text[last.end:line_end].strip():
+        return False
+    if text[first.raw_end:initial.start] != " " or text[initial.end:last.start].strip(".") != " ":
+        return False
+    words = (first, last)
+    return (all(t.kind in "SLU" for t in words) and any(t.key not in lex.english for t in words)
+            and any(t.key in lex.first or t.key in lex.last for t in words))
+
+
+# Authors cited as the sciences cite them: "Sapir (1971)", "Coase [13,14]", "Munafò et al.",
+# "(Nedwick, 2014)", "(Jasny, Chin, Chong, & Vignieri, 2011)", "Carrano & Biewener [7]".
+_AUTHOR = r"[A-Z][\w'’\-]+"
+_AUTHORS = rf"{_AUTHOR}(?:(?:,\s+|\s+(?:&|and)\s+|,\s+(?:&|and)\s+){_AUTHOR})*"
+_YEAR = r"(?:19|20)\d\d[a-z]?"
+_CITED_RE = re.compile(
+    rf"(?P<authors>{_AUTHORS})(?:['’]s)?"
+    rf"(?:\s+et\s+al\.?|\s*\({_YEAR}(?:[,;][^)]{{0,20}})?\)|\s*\[\d{{1,3}}(?:[,–\-]\s*\d{{1,3}})*\]|,\s+{_YEAR}\b)"
+)
+
+
+def cited_authors(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of the authors a text cites (``_CITED_RE``), unless a tool or a place is among them."""
+    if "(" not in text and "[" not in text and "et al" not in text and ", 19" not in text and ", 20" not in text:
+        return []
+    spans = [match.span("authors") for match in _CITED_RE.finditer(text)]
+    return [(start, end) for start, end in spans
+            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
+                       and t.key not in lex.last for t in tokens)]
+
+
+# "Twain, Mark." on a line of its own: a surname, a comma, a first name (a bibliography, a list).
+_INVERTED_NAME_LINE_RE = re.compile(r"(?m)^[ \t>*\-]*(?P<last>[A-Z][\w'’\-]+),[ \t]+(?P<first>[A-Z][\w'’\-]+)\.?[ \t]*$")
+
+
+def inverted_names(text: str, lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of lines that are a name written surname first ("London, Jack."): the second word a
+    first name no other list calls a place or a tool."""
+    if "," not in text:
+        return []
+    return [match.span("last")[:1] + match.span("first")[1:]
+            for match in _INVERTED_NAME_LINE_RE.finditer(text)
+            if _key(match.group("first")) in lex.first
+            and not {_key(match.group("first")), _key(match.group("last"))} & (_TECH | _PLACES)]
