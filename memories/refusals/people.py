@@ -109,6 +109,7 @@ from memories.refusals.people_lexicon import (
 )
 from memories.refusals.people_statements import (
     cited_authors,
+    families,
     gives_or_is_given,
     inverted_names,
     lower_name_line,
@@ -331,7 +332,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             spans.append((tok.start, tok.end))  # "will's birthday"
             used[i] = True
 
-    spans += inverted_names(text, lex)  # "Twain, Mark." on its own line
+    spans += inverted_names(text, lex) + families(text, tokens, lex)  # "Twain, Mark.", "the Nguyens"
     # Places and companies named after people (people_addresses): "103 Cassidy Street".
     # A list the text says are people is no firm ("Lopez, Santos and Coleman is an agency").
     kept = set(email_spans) | {span for span in spans if any(s <= span[0] < e for s, e in listed)}

@@ -1,8 +1,8 @@
 """What a text says of a name that makes it a person's (R-SAVE-3b, issue 18): listed as people
 ("X and Y were engineers", "founders: X, Y and Z"), called one ("X is an engineer", "Why is X so
 impulsive?"), giving or given a thing of "his" or "her", cited as an author ("Sapir (1971)"),
-written surname first on a line ("Twain, Mark."), or a lower-case name with a middle initial
-alone on its line ("emidio p lombardo"). The word lists are data files (people_roles.txt,
+written surname first on a line ("Twain, Mark."), a lower-case name with a middle initial
+alone on its line ("emidio p lombardo"), or a family by its surname ("the Nguyens"). The word lists are data files (people_roles.txt,
 people_traits.txt, people_authored_works.txt).
 """
 
@@ -148,3 +148,19 @@ def inverted_names(text: str, lex: _Lexicon) -> list[tuple[int, int]]:
             for match in _INVERTED_NAME_LINE_RE.finditer(text)
             if _key(match.group("first")) in lex.first
             and not {_key(match.group("first")), _key(match.group("last"))} & (_TECH | _PLACES)]
+
+
+def families(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of a family named by its surname: "the Smiths", "the Nguyens" (a surname's plural
+    after "the" that is no English word, tool or place: not "the Rogers", "the Browns")."""
+    found = []
+    for before, tok in zip(tokens, tokens[1:]):
+        if before.key != "the" or not tok.cap or tok.possessive or not tok.key.endswith("s"):
+            continue
+        if tok.key in lex.english or tok.key in _TECH or tok.key in _PLACES:
+            continue
+        singular = tok.key[:-2] if tok.key.endswith("es") and tok.key[:-2] in lex.last else tok.key[:-1]
+        if (singular in lex.last and singular not in lex.first and singular not in lex.wordlike
+                and singular not in lex.ambiguous and text[before.raw_end:tok.start] == " "):
+            found.append((tok.start, tok.end))
+    return found

@@ -60,3 +60,22 @@ def test_a_handle_that_is_a_name_is_held(text, handle):
 ])
 def test_bots_teams_decorators_packages_and_hosts_are_no_handles_of_people(text):
     assert find_person_mentions(text) == []
+
+
+@pytest.mark.parametrize("text, family", [
+    ("lunch with the Nguyens on Sunday", "Nguyens"),
+    ("the Okafors are coming for dinner", "Okafors"),
+])
+def test_a_family_named_by_its_surname_is_held(text, family):
+    # Each case fails on cbd457b.
+    assert [m.text for m in find_person_mentions(text)] == [family]
+
+
+@pytest.mark.parametrize("text", [
+    "Databricks notebooks must be in the Repos folder.",
+    "the Browns won again",
+    "the Simpsons episode is on tonight",
+    "the Philips monitors flicker",
+])
+def test_plurals_of_words_teams_and_brands_are_no_families(text):
+    assert find_person_mentions(text) == []
