@@ -53,6 +53,15 @@ def gives_or_is_given(text: str, tok: _Token) -> bool:
 _ASKED_BEFORE_RE = re.compile(r"\b(?:is|was|are|isn't|wasn't)[ \t]+$", re.IGNORECASE)
 
 
+def _without_tools_or_places(spans: list[tuple[int, int]], tokens: list[_Token], lex: _Lexicon
+                             ) -> list[tuple[int, int]]:
+    """The spans that hold no tool or place that is nobody's name ("Editors: Vim, Emacs and
+    Nano"; "Johnson" is a surname too)."""
+    return [(start, end) for start, end in spans
+            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
+                       and t.key not in lex.last for t in tokens)]
+
+
 def people_lists(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
     """Spans of lists of capitalised words that the text says are people (``_ROLES``), unless
     an item is a tool or a place that is nobody's name ("Editors: Vim, Emacs and Nano";
@@ -67,9 +76,7 @@ def people_lists(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[i
             spans.append(match.span("named"))
         elif match.group("listed") is not None and match.group("role_first").lower() in _ROLES:
             spans.append(match.span("listed"))
-    return [(start, end) for start, end in spans
-            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
-                       and t.key not in lex.last for t in tokens)]
+    return _without_tools_or_places(spans, tokens, lex)
 
 
 def said_to_be_a_person(text: str, tok: _Token) -> bool:
@@ -130,9 +137,7 @@ def cited_authors(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[
     if "(" not in text and "[" not in text and "et al" not in text and ", 19" not in text and ", 20" not in text:
         return []
     spans = [match.span("authors") for match in _CITED_RE.finditer(text)]
-    return [(start, end) for start, end in spans
-            if not any(start <= t.start < end and t.kind in "TP" and t.key not in lex.first
-                       and t.key not in lex.last for t in tokens)]
+    return _without_tools_or_places(spans, tokens, lex)
 
 
 # "Twain, Mark." on a line of its own: a surname, a comma, a first name (a bibliography, a list).
