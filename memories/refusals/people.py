@@ -71,7 +71,9 @@ The rules, on words written as names (capitalised, or lower case where a cue say
 9. (issue 18, second draw) Said to be people: a list "X and Y were engineers", "founders: X, Y
    and Z" (``people_cues.people_lists``), "X is an engineer", "Why is X so impulsive?"
    (``said_to_be_a_person``; data/people_roles.txt, people_traits.txt), "the gender of X";
-   (third draw) "ex-Zombie X", "the X novel", "X had given Y his address" (``gives_or_is_given``).
+   (third draw) "ex-Zombie X", "the X novel", "X had given Y his address" (``gives_or_is_given``);
+   (GUM) a role in apposition, "X, a chartered surveyor," (roles: data/people_roles.txt and the
+   head nouns of Faker's job titles), "X notes he …", "X, who …".
 
 Measured on the tuning corpus (benchmarks/people_corpora.py: tests/data/people_corpus.json and
 the cases moved from the outside set) and, blind, on tests/data/outside/people/ (its README
@@ -268,7 +270,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not _initial(t)]
         initials = any(_initial(t) for t in tokens[i : j + 1])
         if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)
-                              or addressee(text, run, lex)):
+                              or addressee(text, run, lex) or said_to_be_a_person(text, tokens[j], lex)):
             if not (after_place_word(text, tokens[i].start) and not tokens[j].possessive):
                 spans.append((tokens[i].start, tokens[j].end))
             for k in range(i, j + 1):
@@ -293,7 +295,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             elif tok.kind in "SLWU":
                 # "Will said", "Jordan from sales", "Zhyldyz said"; "Bryce, can you …"
                 held = (_post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
-                        or said_to_be_a_person(text, tok) or gives_or_is_given(text, tok)
+                        or said_to_be_a_person(text, tok, lex) or gives_or_is_given(text, tok)
                         or any(s <= tok.start < e for s, e in listed)
                         or (tok.kind != "W" and any(s <= tok.start < e for s, e in cited)))
             else:  # tech: only "Julia's birthday"

@@ -186,7 +186,9 @@ def _company_triple(text: str, start: int, end: int) -> bool:
     window = max(0, start - 120)
     for match in _TRIPLE.finditer(text, window, min(len(text), end + 120)):
         if match.start() <= start and end <= match.end():
-            return not _PEOPLE_BEFORE_TRIPLE.search(text[: match.start()])
+            # A firm's three names are written alike: "brothers, Niklaus and Johann" is no firm.
+            written_as_names = {match.group(k)[0].isupper() for k in (1, 2, 3)}
+            return len(written_as_names) == 1 and not _PEOPLE_BEFORE_TRIPLE.search(text[: match.start()])
     return False
 
 

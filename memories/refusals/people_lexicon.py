@@ -19,9 +19,11 @@ from memories.refusals.people_words import (
     _CYRILLIC,
     _EXTRA_FIRST,
     _EXTRA_LAST,
+    _JOB_HEADS_NOT_PEOPLE,
     _NON_LATIN_FAKER_LANGUAGES,
     _PARTICLES,
     _PLACES,
+    _ROLES,
     _TITLES,
 )
 from memories.refusals.phrases import strip_accents
@@ -38,6 +40,7 @@ class _Lexicon:
     frequent: frozenset[str]  # the 10,000 most frequent
     ambiguous: frozenset[str]  # names that are frequent English words: "Will", "Grant"
     wordlike: frozenset[str]  # names from one language's list that are English words
+    roles: frozenset[str]  # what people are: "engineer", "surveyors" (said_to_be_a_person)
 
 
 _lexicon: _Lexicon | None = None
@@ -143,6 +146,24 @@ def _faker_names() -> tuple[set[str], set[str], set[str]]:
     return first, last, multi
 
 
+def _job_roles() -> frozenset[str]:
+    """What people are, singular and plural: the hand-kept data/people_roles.txt and the head
+    nouns of Faker's English job titles ("Editor, magazine features" -> editor; "Chartered loss
+    adjuster" -> adjuster), less the heads that also name programs ("agent", "manager")."""
+    from faker.providers.job.en_US import Provider
+
+    heads: set[str] = set()
+    for title in Provider.jobs:
+        words = title.split(",")[0].split("(")[0].split()
+        if words:
+            heads.add(words[-1].lower())
+    heads -= _JOB_HEADS_NOT_PEOPLE
+    heads = {h for h in heads if h.isalpha()}
+    plurals = {h[:-1] + "ies" if h.endswith("y") else h + ("es" if h.endswith(("s", "sh", "ch")) else "s")
+               for h in heads}
+    return frozenset(_ROLES | heads | plurals)
+
+
 def _english_words() -> tuple[frozenset[str], frozenset[str]]:
     """The 30,000 and the 10,000 most frequent English words (wordfreq's small list)."""
     ranked = [_key(w) for w in _wordfreq_small_english() if w.isalpha()]
@@ -200,6 +221,7 @@ def _build() -> _Lexicon:
         frequent=frequent,
         ambiguous=frozenset(ambiguous),
         wordlike=frozenset(wordlike),
+        roles=_job_roles(),
     )
 
 

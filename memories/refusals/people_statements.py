@@ -1,6 +1,6 @@
 """What a text says of a name that makes it a person's (R-SAVE-3b, issue 18): listed as people
-("X and Y were engineers", "founders: X, Y and Z"), called one ("X is an engineer", "Why is X so
-impulsive?"), giving or given a thing of "his" or "her", cited as an author ("Sapir (1971)"),
+("X and Y were engineers", "founders: X, Y and Z"), called one ("X is an engineer", "X, a chartered
+surveyor,", "Why is X so impulsive?"), referred to as one ("X notes he …", "X, who …"), giving or given a thing of "his" or "her", cited as an author ("Sapir (1971)"),
 written surname first on a line ("Twain, Mark."), a lower-case name with a middle initial
 alone on its line ("emidio p lombardo"), or a family by its surname ("the Nguyens"). The word lists are data files (people_roles.txt,
 people_traits.txt, people_authored_works.txt).
@@ -12,7 +12,7 @@ import re
 
 from memories.refusals.people_lexicon import _key, _Lexicon
 from memories.refusals.people_tokens import _Token
-from memories.refusals.people_words import _AUTHORED_WORKS, _PLACES, _ROLES, _TECH, _TRAITS
+from memories.refusals.people_words import _AUTHORED_WORKS, _PLACES, _TECH, _TRAITS
 
 # "Usamov and Bowers were precision engineers", "our 3 founders: Gerste, Johnson and Johnson":
 # capitalised words listed together and said to be people (data/people_roles.txt).
@@ -28,10 +28,37 @@ _LISTED_AS_PEOPLE_RE = re.compile(
 )
 # "Tomasz was a precision engineer"; "Why is Glyceria so impulsive?", "Ines is very shy".
 _CALLED_AFTER_RE = re.compile(
-    r"[ \t]+(?:is|was)[ \t]+(?:a|an)[ \t]+(?:[a-z\-]+[ \t]+){0,2}(?P<role>[a-z\-]+)" + _ROLE_ENDS +
+    r"[ \t]+(?:is|was)[ \t]+(?:a|an)[ \t]+(?:[a-z\-]+[ \t]+){0,2}(?P<role>[A-Za-z][a-z\-]+)" + _ROLE_ENDS +
     r"|[ \t]+(?:is|was|seems|seemed|can[ \t]+be|gets|got)[ \t]+"
     r"(?:(?:so|very|really|too|always|quite|a[ \t]+bit)[ \t]+)?(?P<trait>[a-z\-]+)\b"
     r"|[ \t]+(?:so|very|really|too|always)[ \t]+(?P<asked_trait>[a-z\-]+)\b"
+)
+# "McKenzie, a silver and bronze Paralympic medalist, …", "Rob Siegel, former editor-in-chief, …":
+# a role in apposition, after a comma, with at most four words before it.
+_APPOSITION_RE = re.compile(r",[ \t]+(?:(?:a|an|the|former|then|later|now|our|their|his|her|its)[ \t]+)?")
+_APPOSED_WORD_RE = re.compile(r"([\w\-]+)(?:[ \t]+|(?=[^\w\-]))")
+_ROLE_ENDS_RE = re.compile(_ROLE_ENDS)
+
+
+def _apposed_role(text: str, pos: int, lex: _Lexicon) -> bool:
+    """A role among the five words after ", a" at ``pos``, where its phrase ends."""
+    apposed = _APPOSITION_RE.match(text, pos)
+    if apposed is None:
+        return False
+    pos = apposed.end()
+    for _ in range(5):
+        word = _APPOSED_WORD_RE.match(text, pos)
+        if word is None:
+            return False
+        if word.group(1).islower() and _is_role(word.group(1), lex) and _ROLE_ENDS_RE.match(text, word.end(1)):
+            return True
+        pos = word.end()
+    return False
+# Referred to as only a person is: "Sarvis notes he favors …", "Paris claims that she was …"
+# (a verb of saying or thinking, then "he" or "she"), "Goode, who …" (not "Retool, who owns it?").
+_REFERRED_TO_AFTER_RE = re.compile(
+    r"[ \t]+(?:also[ \t]+|later[ \t]+|then[ \t]+)?[a-z]+(?:s|ed)[ \t]+(?:that[ \t]+)?(?:he|she)\b"
+    r"|,[ \t]+who[ \t]+[a-z][^.?!\n]*(?![^.?!\n])(?!\?)"
 )
 _LIST_VERBS = (" were ", " are ", " became ", " been ")
 _WORD_AFTER_RE = re.compile(r" ([a-z]+)\b")
@@ -63,34 +90,44 @@ def _without_tools_or_places(spans: list[tuple[int, int]], tokens: list[_Token],
 
 
 def people_lists(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
-    """Spans of lists of capitalised words that the text says are people (``_ROLES``), unless
+    """Spans of lists of capitalised words that the text says are people (``lex.roles``), unless
     an item is a tool or a place that is nobody's name ("Editors: Vim, Emacs and Nano";
     "Johnson" is a surname too)."""
     if ":" not in text and not any(verb in text for verb in _LIST_VERBS):
         return []
-    if not any(t.key in _ROLES for t in tokens):
+    if not any(t.key in lex.roles for t in tokens):
         return []
     spans = []
     for match in _LISTED_AS_PEOPLE_RE.finditer(text):
-        if match.group("named") is not None and match.group("role") in _ROLES:
+        if match.group("named") is not None and match.group("role") in lex.roles:
             spans.append(match.span("named"))
-        elif match.group("listed") is not None and match.group("role_first").lower() in _ROLES:
+        elif match.group("listed") is not None and match.group("role_first").lower() in lex.roles:
             spans.append(match.span("listed"))
     return _without_tools_or_places(spans, tokens, lex)
 
 
-def said_to_be_a_person(text: str, tok: _Token) -> bool:
+def _is_role(word: str, lex: _Lexicon) -> bool:
+    """"engineer", "Professor", "editor-in-chief" (a role and what it is of)."""
+    word = word.lower()
+    return word in lex.roles or (word.count("-") == 2 and word.split("-")[0] in lex.roles)
+
+
+def said_to_be_a_person(text: str, tok: _Token, lex: _Lexicon) -> bool:
     """The words after ``tok`` say it is a person: a role ("is an engineer", "is a very
     sympathetic person"), a trait of character ("is so impulsive"; "so impulsive" only when
     asked, "Why is Glyceria so …"), or a work only a person writes ("the Ruoho novel")."""
     work = _WORD_AFTER_RE.match(text, tok.raw_end)
     if work is not None and not tok.possessive and work.group(1) in _AUTHORED_WORKS:
         return True
+    if _apposed_role(text, tok.raw_end, lex):
+        return True
+    if _REFERRED_TO_AFTER_RE.match(text, tok.raw_end):
+        return True
     match = _CALLED_AFTER_RE.match(text, tok.raw_end)
     if match is None:
         return False
     if match.group("role") is not None:
-        return match.group("role") in _ROLES
+        return _is_role(match.group("role"), lex)
     if match.group("trait") is not None:
         return match.group("trait") in _TRAITS
     return (match.group("asked_trait") in _TRAITS

@@ -73,6 +73,8 @@ _STREET_WORDS_EXTRA = words("people_street_words_extra")
 _PERSON_NOUNS = words("people_person_nouns")
 # What people are ("X and Y were engineers") and what only people are like ("X is so shy").
 _ROLES = words("people_roles")
+# Faker's job titles' head nouns that are not read as roles (people_lexicon adds the rest).
+_JOB_HEADS_NOT_PEOPLE = words("people_job_heads_not_people")
 _TRAITS = words("people_traits")
 # What a name is when "X is a …" says it is no person ("Weeks-Rivas is a 501(c)3").
 _ORG_NOUNS = words("people_org_nouns")
