@@ -217,8 +217,8 @@ def _email_names_person(local: str, lex: _Lexicon) -> bool:
         return True  # "priya@"
     # "jokafor", "sdahl", "hlim": an initial and a surname
     rest = word[1:]
-    if len(rest) >= 3 and rest in lex.last and rest not in lex.ambiguous:
-        return True
+    if len(rest) >= 3 and rest in lex.last and (rest not in lex.ambiguous or rest in lex.english_surnames):
+        return True  # "jsmith", "kbrown": a common surname, even one that is a word
     for particle in ("von", "van", "de", "del", "della", "le", "la", "al", "el", "di", "da"):
         if rest.startswith(particle) and rest[len(particle) :] in lex.last:
             return True  # "fvonbulow"

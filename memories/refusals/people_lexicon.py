@@ -41,6 +41,7 @@ class _Lexicon:
     ambiguous: frozenset[str]  # names that are frequent English words: "Will", "Grant"
     wordlike: frozenset[str]  # names from one language's list that are English words
     roles: frozenset[str]  # what people are: "engineer", "surveyors" (said_to_be_a_person)
+    english_surnames: frozenset[str]  # Faker's en_US and en_GB surnames: "smith", "brown", "page"
 
 
 _lexicon: _Lexicon | None = None
@@ -164,6 +165,16 @@ def _job_roles() -> frozenset[str]:
     return frozenset(_ROLES | heads | plurals)
 
 
+def _english_surnames() -> frozenset[str]:
+    """The surnames of Faker's en_US and en_GB lists (about 1,100): common enough that an
+    initial before one ("jsmith@", "kbrown@") is a person's mailbox even when the surname is an
+    English word, which a mailbox's own words ("sales", "post", "link") are not in these lists."""
+    from faker.providers.person.en_GB import Provider as British
+    from faker.providers.person.en_US import Provider as American
+
+    return frozenset(_key(name) for name in (*American.last_names, *British.last_names))
+
+
 def _english_words() -> tuple[frozenset[str], frozenset[str]]:
     """The 30,000 and the 10,000 most frequent English words (wordfreq's small list)."""
     ranked = [_key(w) for w in _wordfreq_small_english() if w.isalpha()]
@@ -222,6 +233,7 @@ def _build() -> _Lexicon:
         ambiguous=frozenset(ambiguous),
         wordlike=frozenset(wordlike),
         roles=_job_roles(),
+        english_surnames=_english_surnames(),
     )
 
 

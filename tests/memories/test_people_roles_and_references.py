@@ -3,7 +3,8 @@ R-SAVE-3b): a name the text calls a person in apposition ("Zelwick, a chartered 
 "Quarnby, former editor-in-chief, …"), "is a Professor", a verb of saying followed by "he" or
 "she" ("Zelwick notes he favors …"), "Zelwick, who …"; and two brothers named after a comma
 ("He had two brothers, Zelwick and Quarnby."), which the firms' rule took for "Lopez, Santos and
-Coleman". The roles are data/people_roles.txt and the head nouns of Faker's English job titles,
+Coleman"; a mailbox of an initial and a common surname that is also a word ("jsmith@",
+"kbrown@"; Faker's en_US and en_GB surnames). The roles are data/people_roles.txt and the head nouns of Faker's English job titles,
 less those that also name programs (data/people_job_heads_not_people.txt: "agent", "manager").
 
 The names are made up here (no name list knows them, so only the rule can hold them). Every
@@ -71,4 +72,24 @@ def test_two_people_after_a_comma_are_no_firm():
     "Metabase shows the question he asked.",
 ], ids=lambda text: text[:30])
 def test_programs_teams_and_questions_are_not_held(text):
+    assert held_words(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Send the export to jsmith@acme-logistics.com every Friday.",
+    "Loop in kbrown@univ.edu on the survey results.",
+    "cc rwood@partnerco.com when the feed lands.",
+], ids=["jsmith", "kbrown", "rwood"])
+def test_an_initial_and_a_common_surname_that_is_a_word_is_a_persons_mailbox(text):
+    # Faker's en_US and en_GB surnames: "smith", "brown", "wood" are words and surnames both.
+    assert len(held_words(text)) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "Invoices go to ebilling@acme-logistics.com.",
+    "Forward the letters to epost@partnerco.com.",
+    "The form posts to ilink@vendor.io.",
+    "Tickets land in iwork@acme.com.",
+], ids=["ebilling", "epost", "ilink", "iwork"])
+def test_a_mailbox_of_a_letter_and_a_word_no_surname_list_has_is_not_held(text):
     assert held_words(text) == []
