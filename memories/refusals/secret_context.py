@@ -135,6 +135,11 @@ _NOT_A_SECRET_KEYWORD_SUFFIX_RE = _compile(
     r"(?i)[_\-.](?:id|ids|name|names|type|count|length|len|url|uri|path|file|hash|prefix|"
     r"column|field|header|ttl|expiry|expires|version|format|env|var)$"
 )
+# The keyword as one of an Amazon Resource Name's fields (its service, its resource type).
+_ARN_BEFORE_RE = _compile(r"(?<![\w:/])arn:[\w\-]+:(?:[\w\-]+:[\w\-]*:\d*:(?:[\w\-/]+[:/])*)?$")
+# Vault's AppRole "secret_id" is the secret itself (a UUID), unlike "client_secret_id" or AWS's
+# "--secret-id prod/db", which name one; a name or path is no random value either way.
+_SECRET_ID_RE = _compile(r"(?i)(?:(?:vault|approle|role)[_\-.]?)?secret[_\-.]?id")
 _B64_ALPHABET_RE = _compile(r"[A-Za-z0-9+/=_.~\-]+")
 _SET_BEFORE_RE = _compile(r"(?i)\b(?:set|setting|change|changed|update|updated|rotate|rotated|reset)"
                           r"\s+(?:the\s+|our\s+)?(?:[\w\-]+\s+)?$")
@@ -185,8 +190,10 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         if span is None:
             continue
         keyword = text[span[0]: span[1]]
-        if _NOT_A_SECRET_KEYWORD_SUFFIX_RE.search(keyword):
+        if _NOT_A_SECRET_KEYWORD_SUFFIX_RE.search(keyword) and not _SECRET_ID_RE.fullmatch(keyword):
             continue
+        if _ARN_BEFORE_RE.search(text, max(0, span[0] - 120), span[0]):
+            continue  # "arn:aws:secretsmanager:…:secret:prod/db-x7Kp2Q" names a secret, holds none
         before = name_parts(text[span[0]: core.start()])
         if before and before[-1] in NOT_CREDENTIAL_QUALIFIERS:
             continue  # "sort_key", "nextPageToken", "max_tokens": a map key, a position, a count

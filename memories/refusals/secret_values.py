@@ -169,6 +169,9 @@ def random_in_uuid_layout(value: str) -> bool:
     return past_hex >= 4 and groups_with_digits >= 3 and _looks_random(lowered.replace("-", ""), with_keyword=True)
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
 def _looks_random(value: str, *, with_keyword: bool) -> bool:
     """True when ``value`` reads as generated key material rather than a word or an id.
 
@@ -180,6 +183,10 @@ def _looks_random(value: str, *, with_keyword: bool) -> bool:
     if length < (12 if with_keyword else 20) or value.isdigit():
         return False
     is_hex = _HEX_RE.fullmatch(value) is not None
+    if not is_hex and with_keyword and length >= 24 and value.isalnum() and value.isascii():
+        # Hex with a letter or two from outside it ("2c69j0dc…") is no word and no id: it is
+        # judged as the hex it nearly is, not by an entropy its 17 symbols cannot reach.
+        is_hex = sum(c not in _HEX_DIGITS for c in value) <= 2
     has_digit = any(c.isdigit() for c in value)
     mixed_case = any(c.islower() for c in value) and any(c.isupper() for c in value)
     if is_hex:
