@@ -7,7 +7,9 @@ A token can be written so that its characters are not the ones the formats name:
 * URL-encoding ("ghp%5F…"), or base64 / base32 of the token itself;
 * escapes: JSON escaped into a string once or twice ("{\\"auth\\":\\"…\\"}", as CI variables
   hold it), characters spelt as escapes ("\\u0067hp_…", "\\x67hp_…", "&#103;hp_…");
-* string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'");
+* string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'", "['ghp_', '…'].join('')",
+  "CONCAT('ghp_', '…')"), or spelt as character codes ("String.fromCharCode(103, 104, …)",
+  "bytes([103, 104, …])");
 * a word processor's quotes ("‘password’: ‘…’", "«…»").
 
 Each ``View`` here is one such reading, with every character's place in the original text, so a
@@ -70,6 +72,13 @@ _JOIN_RE = re.compile(r"\s*(?:\+|\.{1,2}|\|\||&)?\s*")
 # side ("a""b"; two single quotes side by side are SQL's escaped quote).
 _JOINED_LITERALS_HINT_RE = re.compile(
     r"[\"'`](?:[ \t]*(?:\+|\.{1,2}|\|\||&)\s*|[ \t]*\r?\n\s*)[\"'`]|[^\s\"]\"\"[^\s\"]")
+# A call that joins its literals whatever separates them in the source: "[…].join('')",
+# "''.join([…])", "CONCAT(…)", "implode('', […])", "strings.Join(…)", "String.join(…)".
+_JOIN_CALL_RE = re.compile(r"(?i)\b(?:join|concat|concat_ws|implode)\s*\(")
+_COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
+# Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
+_CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
+                            r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])(?![\w.])")
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
@@ -271,11 +280,19 @@ def _unescaped(text: str) -> View | None:
     return View("".join(out), tuple(places))
 
 
-def _joined_literals(text: str) -> View | None:
+def _joined_literals(text: str, *, in_call: bool = False) -> View | None:
     """String literals joined in code read as the one string they make: "token = 'ghp_' +
-    'R8x2…'" reads "token = 'ghp_R8x2…'". None when no two literals are joined."""
-    if _JOINED_LITERALS_HINT_RE.search(text) is None:
+    'R8x2…'" reads "token = 'ghp_R8x2…'". None when no two literals are joined.
+
+    ``in_call``: the text calls a join ("[…].join('')", "CONCAT(…)"), so a comma between
+    literals joins them too; such a view counts only findings of a format of its own (any two
+    arguments side by side would otherwise make a random-looking string)."""
+    if in_call:
+        if _JOIN_CALL_RE.search(text) is None:
+            return None
+    elif _JOINED_LITERALS_HINT_RE.search(text) is None:
         return None
+    join_re = _COMMA_JOIN_RE if in_call else _JOIN_RE
     out: list[str] = []
     places: list[tuple[int, int]] = []
     position = 0
@@ -284,7 +301,7 @@ def _joined_literals(text: str) -> View | None:
     while (first := _LITERAL_RE.search(text, search_from)) is not None:
         parts = [first]
         while True:
-            join = _JOIN_RE.match(text, parts[-1].end())
+            join = join_re.match(text, parts[-1].end())
             following = _LITERAL_RE.match(text, join.end())
             spaces_only = not join.group().strip()
             # Space alone joins literals only across lines (Python, C); on one line it
@@ -309,7 +326,19 @@ def _joined_literals(text: str) -> View | None:
         return None
     out.append(text[position:])
     places.extend((i, i + 1) for i in range(position, len(text)))
-    return View("".join(out), tuple(places))
+    return View("".join(out), tuple(places), formats_only=in_call)
+
+
+def _char_codes(text: str) -> list[View]:
+    """Twelve or more character codes in a row (printable ASCII, in decimal), each run read as
+    the text it spells; every character of it stands for the whole run."""
+    if "," not in text and "chr(" not in text:
+        return []
+    result = []
+    for run in _CHAR_CODES_RE.finditer(text):
+        decoded = "".join(chr(int(code)) for code in re.findall(r"\d+", run.group()))
+        result.append(View(decoded, (run.span(),) * len(decoded)))
+    return result
 
 
 def _ascii_quoted(text: str) -> View | None:
@@ -412,7 +441,8 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(percent)
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
-    for reading in (_ascii_quoted(text), _joined_literals(text)):
+    result += _char_codes(text)
+    for reading in (_ascii_quoted(text), _joined_literals(text), _joined_literals(text, in_call=True)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
     unescaped = _unescaped(text)
