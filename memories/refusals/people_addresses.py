@@ -88,10 +88,18 @@ def _street_words() -> frozenset[str]:
     return frozenset(faker | _STREET_WORDS_EXTRA)
 
 
+# Street names written as one word in Danish, Norwegian, Swedish, German, Dutch and Finnish:
+# "Brovej", "Storgatan", "Müllerstraße", "Kerkstraat", "Mannerheimintie"; a street only with a
+# house number after it.
+_COMPOUND_STREET_RE = re.compile(
+    r"[^\W\d_]{3,}(?:vej|veien|gade|gata|gatan|vägen|vagen|straße|strasse|straat|weg|laan|gasse|"
+    r"platz|plein|gracht|katu|tie)$")
+
+
 def _street_word(word: str, lex: _Lexicon, *, addressed: bool) -> bool:
     key = word.lower().rstrip(".")
     if key not in _street_words():
-        return False
+        return addressed and _COMPOUND_STREET_RE.match(key) is not None and key not in lex.english
     surname = key in lex.last or key in lex.first
     return addressed or not surname or key in _ALWAYS_STREET or key in _STREET_WORDS_EXTRA
 

@@ -4,7 +4,8 @@ R-SAVE-3b): a name the text calls a person in apposition ("Zelwick, a chartered 
 "she" ("Zelwick notes he favors …"), "Zelwick, who …"; and two brothers named after a comma
 ("He had two brothers, Zelwick and Quarnby."), which the firms' rule took for "Lopez, Santos and
 Coleman"; a mailbox of an initial and a common surname that is also a word ("jsmith@",
-"kbrown@"; Faker's en_US and en_GB surnames). The roles are data/people_roles.txt and the head nouns of Faker's English job titles,
+"kbrown@"; Faker's en_US and en_GB surnames); and streets written as one word before a house
+number ("Ostvik Storgatan 14", "Haldor Kirkegade 7"), which were taken for a name. The roles are data/people_roles.txt and the head nouns of Faker's English job titles,
 less those that also name programs (data/people_job_heads_not_people.txt: "agent", "manager").
 
 The names are made up here (no name list knows them, so only the rule can hold them). Every
@@ -93,3 +94,20 @@ def test_an_initial_and_a_common_surname_that_is_a_word_is_a_persons_mailbox(tex
 ], ids=["ebilling", "epost", "ilink", "iwork"])
 def test_a_mailbox_of_a_letter_and_a_word_no_surname_list_has_is_not_held(text):
     assert held_words(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Haldor Kirkegade 7 is the new depot.",
+    "Ostvik Storgatan 14 has the samples.",
+    "Billing address Ostvik Storgatan 14 for the card",
+    "Grünwalder Müllerstraße 5 takes the returns.",
+    "Hoorne Kerkstraat 4 opens at nine.",
+], ids=["danish-gade", "swedish-gatan", "billing-address", "german-strasse", "dutch-straat"])
+def test_a_street_written_as_one_word_before_a_house_number_is_no_person(text):
+    # Danish, Swedish, German and Dutch street names end in their street word ("Brovej",
+    # "Storgatan", "Müllerstraße"); Faker's addresses of those countries are written so.
+    assert held_words(text) == []
+
+
+def test_a_person_before_such_an_address_on_its_line_is_still_held():
+    assert held_words("Anna Lindqvist, Storgatan 12, Stockholm") == ["Anna Lindqvist"]
