@@ -106,7 +106,7 @@ _GENERIC_KEYWORDS = sorted(
         r"license[_\- ]?key", r"private[_\- ]?token", r"personal[_\- ]?access[_\- ]?token",
         r"deploy[_\- ]?(?:key|token)", r"auth[_\- ]?key", r"token", r"secret", r"key", r"apikey",
         r"credentials?", r"jwt[_\- ]?secret", r"hmac[_\- ]?(?:key|secret)", r"sas[_\- ]?token",
-        r"pat", r"x-api-key",
+        r"pat", r"x-api-key", r"seed",  # "2FA seed: JBSWY3DP…" (a random seed of digits is no key)
     },
     key=len,
     reverse=True,

@@ -15,18 +15,13 @@ from collections.abc import Iterator
 
 from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 
-from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_formats import Candidate, Spans
 from memories.refusals.secret_values import (
     _COMMON_WORDS,
-    _DATE_LIKE_RE,
     _PLACEHOLDER_RE,
     _PORT_OR_PATH_RE,
-    _VERSION_RE,
     _acceptable_password,
-    _char_classes,
     _compile,
-    _is_identifier_of_words,
-    _is_non_secret_value,
     _trim_value,
 )
 from memories.refusals.wordlists import words
@@ -281,78 +276,3 @@ def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator
             value, v_start, v_end, _ = _tail_value(match)
             if _acceptable_password(value, strength="strong", quoted=True) and " " not in value:
                 yield "password_in_prose", v_start, v_end, 67
-
-
-# --- No label word next to the value: "reset the mailbox password to X", "use X for the admin
-# login", "the login for the VPN is X" -----------------------------------------------------
-#
-# The words around the value say it is a password, but no "password:" sits right before it, so
-# the value itself must look like one: long enough, mixing letters with digits or symbols, not a
-# word, an identifier of words, a version, an e-mail or a path.
-
-_BARE_VALUE = r"(?:" + _QUOTED_VALUE + r"|(?P<val>[^\s\"'`]{6,64}))"
-# The last word after "use X for/to/as ...": what one does with a password, not where.
-_LOGIN_NOUNS = (
-    r"log\s*-?\s*in|logon|sign\s*-?\s*in|password|passwort|passphrase|passcode|pw|pwd|credentials?"
-)
-_SET_TO_RE = _compile(  # "reset/set/change the shared mailbox password to X"
-    r"(?<![\w])(?:re)?set|chang(?:e|ed|ing)|updat(?:e|ed|ing)|rotat(?:e|ed|ing)"
-)
-_SET_TO_TAIL_RE = _compile(
-    r"(?:\s+(?:the|our|my|your|its|their|a|an))?(?:\s+[\w.@'\-]{1,30}){0,3}?"
-    r"\s+(?:password|passwort|passphrase|passcode|pw|pwd|pin|login|credentials?)"
-    r"(?:\s+(?:for|of|on)(?:\s+[\w.@'\-]{1,30}){1,3}?)?"
-    r"\s+(?:to|as|into)\s+(?:be\s+)?" + _BARE_VALUE,
-    re.IGNORECASE,
-)
-_USE_RE = _compile(r"(?<![\w])(?:use|try|enter|type)\s+")  # "use X for the admin login"
-_USE_TAIL_RE = _compile(
-    _BARE_VALUE + r"\s+(?:for|to|as|on|at|when)\s+(?:the|our|my|your|a|an)?\s*"
-    r"(?:[\w.@'\-]{1,30}\s+){0,3}?(?:" + _LOGIN_NOUNS + r")(?![A-Za-z])",
-    re.IGNORECASE,
-)
-_LOGIN_IS_RE = _compile(  # "the login for the VPN is X", "VPN login is X"
-    r"(?<![\w])(?:login|log-in|sign-in|logon|access code|door code|wifi key|wi-fi key|network key)"
-)
-_LOGIN_IS_TAIL_RE = _compile(
-    r"(?:\s+(?:for|of|on|to)(?:\s+[\w.@'\-]{1,30}){1,4}?)?"
-    r"\s+(?:is|was|is\s+now|=)\s+" + _BARE_VALUE,
-    re.IGNORECASE,
-)
-_EMAIL_RE = _compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
-
-
-def _password_shaped(value: str, *, quoted: bool) -> bool:
-    """A password with no label next to it: mixed classes, not a word, id, version or path."""
-    value = value.rstrip(".,;:!?)") if not quoted else value
-    if len(value) < 6 or " " in value or _is_non_secret_value(value):
-        return False
-    if _EMAIL_RE.match(value) or _VERSION_RE.fullmatch(value) or _DATE_LIKE_RE.fullmatch(value):
-        return False
-    if value.isdigit() or (value.isalpha() and not quoted):
-        return False
-    if len(value) < 8 and not quoted:
-        return False  # "Node-18", "Java21": a product and its version
-    if _char_classes(value) < 2:
-        return False
-    if not any(c.isupper() for c in value) and _is_identifier_of_words(value):
-        return False  # "orders-v2-hotfix", "release_2024"
-    if "/" in value or "\\" in value:
-        return False
-    return True
-
-
-def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    for finder, tail in ((_SET_TO_RE, _SET_TO_TAIL_RE), (_USE_RE, _USE_TAIL_RE),
-                         (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE)):
-        for core in finder.finditer(lowered):
-            match = tail.match(text, core.end())
-            if match is None:
-                continue
-            value, start, end, quoted = _tail_value(match)
-            if not quoted:
-                value = value.rstrip(".,;:!?)")
-                end = start + len(value)
-            if _overlaps(taken, start, end) or not _password_shaped(value, quoted=quoted):
-                continue
-            yield "password_in_prose", start, end, 66

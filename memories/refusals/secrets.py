@@ -56,6 +56,7 @@ from dataclasses import dataclass
 
 from memories.refusals.normalise import views
 from memories.refusals.secret_assignments import find_quoted_phrase_assignments
+from memories.refusals.secret_bare import _find_bare_passwords, _find_value_first_passwords
 from memories.refusals.secret_cli import find_cli_passwords
 from memories.refusals.secret_code import find_code_literals
 from memories.refusals.secret_context import (
@@ -67,11 +68,8 @@ from memories.refusals.secret_context import (
 from memories.refusals.secret_formats import FORMAT_KINDS, Candidate, _regex_candidates
 from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
-from memories.refusals.secret_prose import (
-    _find_bare_passwords,
-    _find_prose_passwords,
-    _find_user_password_pairs,
-)
+from memories.refusals.secret_prose import _find_prose_passwords, _find_user_password_pairs
+from memories.refusals.secret_seeds import find_seed_phrases
 from memories.refusals.secret_values import (  # noqa: F401 - tests pin these to detect-secrets
     _BASE64_ENTROPY,
     _HEX_ENTROPY,
@@ -94,6 +92,8 @@ _PROSE_FINDERS = (
     _find_prose_passwords,
     _find_user_password_pairs,
     _find_bare_passwords,
+    _find_value_first_passwords,
+    find_seed_phrases,
     find_cards_and_pins,
     _find_auth_headers,
     _find_generic_assignments,

@@ -1,0 +1,148 @@
+"""Passwords in prose with no label word right before the value (R-SAVE-2): the words around it
+say it is a password, so the value itself must look like one: long enough, mixing letters with
+digits or symbols, not a word, an identifier of words, a version, an e-mail or a path.
+
+* "reset the shared mailbox password to X", "use X for the admin login", "the login for the VPN
+  is X" (issue 18);
+* the value first: "X is the root password", "Tr0ub4dor&3 was our admin pw";
+* "the new one": "my password expired, the new one is X";
+* a passphrase of words: "keystore passphrase: correct horse battery staple" (four to eight
+  words, none of them a word of talk about passwords).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_prose import _QUOTED_VALUE, _tail_value
+from memories.refusals.secret_values import (
+    _COMMON_WORDS,
+    _DATE_LIKE_RE,
+    _VERSION_RE,
+    _char_classes,
+    _compile,
+    _is_identifier_of_words,
+    _is_non_secret_value,
+)
+from memories.refusals.wordlists import words
+
+_BARE_VALUE = r"(?:" + _QUOTED_VALUE + r"|(?P<val>[^\s\"'`]{6,64}))"
+# The last word after "use X for/to/as ...": what one does with a password, not where.
+_LOGIN_NOUNS = (
+    r"log\s*-?\s*in|logon|sign\s*-?\s*in|password|passwort|passphrase|passcode|pw|pwd|credentials?"
+)
+_SET_TO_RE = _compile(  # "reset/set/change the shared mailbox password to X"
+    r"(?<![\w])(?:re)?set|chang(?:e|ed|ing)|updat(?:e|ed|ing)|rotat(?:e|ed|ing)"
+)
+_SET_TO_TAIL_RE = _compile(
+    r"(?:\s+(?:the|our|my|your|its|their|a|an))?(?:\s+[\w.@'\-]{1,30}){0,3}?"
+    r"\s+(?:password|passwort|passphrase|passcode|pw|pwd|pin|login|credentials?)"
+    r"(?:\s+(?:for|of|on)(?:\s+[\w.@'\-]{1,30}){1,3}?)?"
+    r"\s+(?:to|as|into)\s+(?:be\s+)?" + _BARE_VALUE,
+    re.IGNORECASE,
+)
+_USE_RE = _compile(r"(?<![\w])(?:use|try|enter|type)\s+")  # "use X for the admin login"
+_USE_TAIL_RE = _compile(
+    _BARE_VALUE + r"\s+(?:for|to|as|on|at|when)\s+(?:the|our|my|your|a|an)?\s*"
+    r"(?:[\w.@'\-]{1,30}\s+){0,3}?(?:" + _LOGIN_NOUNS + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_LOGIN_IS_RE = _compile(  # "the login for the VPN is X", "VPN login is X"
+    r"(?<![\w])(?:login|log-in|sign-in|logon|access code|door code|wifi key|wi-fi key|network key)"
+)
+_LOGIN_IS_TAIL_RE = _compile(
+    r"(?:\s+(?:for|of|on|to)(?:\s+[\w.@'\-]{1,30}){1,4}?)?"
+    r"\s+(?:is|was|is\s+now|=)\s+" + _BARE_VALUE,
+    re.IGNORECASE,
+)
+_EMAIL_RE = _compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+
+
+def _password_shaped(value: str, *, quoted: bool) -> bool:
+    """A password with no label next to it: mixed classes, not a word, id, version or path."""
+    value = value.rstrip(".,;:!?)") if not quoted else value
+    if len(value) < 6 or " " in value or _is_non_secret_value(value):
+        return False
+    if _EMAIL_RE.match(value) or _VERSION_RE.fullmatch(value) or _DATE_LIKE_RE.fullmatch(value):
+        return False
+    if value.isdigit() or (value.isalpha() and not quoted):
+        return False
+    if len(value) < 8 and not quoted:
+        return False  # "Node-18", "Java21": a product and its version
+    if _char_classes(value) < 2:
+        return False
+    if not any(c.isupper() for c in value) and _is_identifier_of_words(value):
+        return False  # "orders-v2-hotfix", "release_2024"
+    if "/" in value or "\\" in value:
+        return False
+    return True
+
+
+def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for finder, tail in ((_SET_TO_RE, _SET_TO_TAIL_RE), (_USE_RE, _USE_TAIL_RE),
+                         (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE)):
+        for core in finder.finditer(lowered):
+            match = tail.match(text, core.end())
+            if match is None:
+                continue
+            value, start, end, quoted = _tail_value(match)
+            if not quoted:
+                value = value.rstrip(".,;:!?)")
+                end = start + len(value)
+            if _overlaps(taken, start, end) or not _password_shaped(value, quoted=quoted):
+                continue
+            yield "password_in_prose", start, end, 66
+
+
+# --- The value first, "the new one", a passphrase of words --------------------------------
+
+_PASSWORD_NOUNS = r"(?:password|passwort|passphrase|passcode|pw|pwd)"
+_VALUE_FIRST_RE = _compile(  # "Tr0ub4dor&3 is the root password", "X was our admin pw"
+    r"(?:(?<![^\s(\[{])(?P<val>[^\s\"'`]{6,64})|" + _QUOTED_VALUE + r")\s+(?:is|was|=)\s+"
+    r"(?:the|our|my|your|their|its)(?:\s+[\w.@'\-]{1,30}){0,3}?\s+" + _PASSWORD_NOUNS + r"(?![\w\-])",
+    re.IGNORECASE,
+)
+_NEW_ONE_RE = _compile(r"(?<![\w])(?:the\s+)?new\s+one")  # "…password expired, the new one is X"
+_NEW_ONE_TAIL_RE = _compile(r"\s*(?::|=|\s+is(?:\s+now)?\s+|\s+will\s+be\s+)\s*" + _BARE_VALUE)
+_PASSWORD_BEFORE_RE = _compile(r"(?<![\w])" + _PASSWORD_NOUNS + r"(?![\w\-])")
+_PASSPHRASE_RE = _compile(  # "keystore passphrase: correct horse battery staple"
+    r"(?<![\w])(?:passphrase|pass\s+phrase)\s*(?::|=|\s+is)\s*"
+    r"(?P<val>[a-z]{3,12}(?:[ \-][a-z]{3,12}){3,7})(?=\s*(?:[.;,!\n]|$))"
+)
+# Words of talk about a passphrase, not of one: "see the vault entry", "same as last year". A
+# passphrase may hold one word of talk ("correct horse battery staple"), not a function word.
+_FUNCTION_WORDS = words("people_function_words")
+
+
+def _find_value_first_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "phrase" in lowered:
+        yield from _passphrases(lowered, taken)
+    if _PASSWORD_BEFORE_RE.search(lowered) is None:
+        return
+    for match in _VALUE_FIRST_RE.finditer(text):
+        value, start, end, quoted = _tail_value(match)
+        if not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted):
+            yield "password_in_prose", start, end, 66
+    for core in _NEW_ONE_RE.finditer(lowered):
+        if _PASSWORD_BEFORE_RE.search(lowered, max(0, core.start() - 80), core.start()) is None:
+            continue
+        match = _NEW_ONE_TAIL_RE.match(text, core.end())
+        if match is None:
+            continue
+        value, start, end, quoted = _tail_value(match)
+        if not quoted:
+            value = value.rstrip(".,;:!?)")
+            end = start + len(value)
+        if not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted):
+            yield "password_in_prose", start, end, 66
+
+
+def _passphrases(lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for match in _PASSPHRASE_RE.finditer(lowered):
+        start, end = match.span("val")
+        phrase = re.split(r"[ \-]", match.group("val"))
+        if any(word in _FUNCTION_WORDS for word in phrase) or sum(word in _COMMON_WORDS for word in phrase) > 1:
+            continue
+        if not _overlaps(taken, start, end):
+            yield "password_in_prose", start, end, 66
