@@ -293,15 +293,22 @@ def report(rows: list[dict], speed: float) -> str:
                          f"{r['exact']['search'][1]:.1f} ms | {r['exact']['recall5']:.3f} | "
                          f"{r['first_worker']['graph']:.1f} s after its searches | {r['worker']['graph']:.2f} s "
                          f"(+{r['worker']['graph_rss']:.0f} MB) |")
-    big = max(rows, key=lambda r: r["size"])
-    lines += [
-        "",
-        f"This machine's speed: sum(range(10⁶)) takes {speed} ms of CPU (about 9 ms on a current laptop core).",
-        f"Targets at {big['size']:,}: search p95 ≤ 10 ms — {'met' if big['search'][1] <= 10 else 'NOT met'}; "
-        f"turn start p95 ≤ 5 ms — {'met' if big['turn'][1] <= 5 else 'NOT met'}; first search in a fresh worker "
-        f"≤ 0.5 s — {'met' if big['worker']['first'] <= 0.5 else 'NOT met'}.",
-    ]
+    lines += ["", f"This machine's speed: sum(range(10⁶)) takes {speed} ms of CPU (about 9 ms on a current laptop core)."]
+    lines += [_targets(r) for r in rows if r["size"] in (100_000, 1_000_000)]
     return "\n".join(lines)
+
+
+def _targets(row: dict) -> str:
+    """Issue 20's targets: at 100,000 notes search p95 ≤ 10 ms, turn start p95 ≤ 5 ms and a fresh
+    worker's first search ≤ 0.5 s; at 1,000,000 search p95 ≤ 20 ms."""
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    if row["size"] == 1_000_000:
+        return f"Target at 1,000,000: search p95 ≤ 20 ms — {verdict(row['search'][1] <= 20)}."
+    return (f"Targets at 100,000: search p95 ≤ 10 ms — {verdict(row['search'][1] <= 10)}; "
+            f"turn start p95 ≤ 5 ms — {verdict(row['turn'][1] <= 5)}; first search in a fresh worker "
+            f"≤ 0.5 s — {verdict(row['worker']['first'] <= 0.5)}.")
 
 
 def ann_recall_on_paraphrases() -> str:

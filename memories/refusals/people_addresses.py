@@ -135,6 +135,10 @@ _EPONYM_VERBS = frozenset("bound correct curve filter model plot process regress
 _OWNED_TOO = frozenset("number numbers measure function functions problem space spaces tree index series "
                        "ratings rating front noise".split())
 _DETERMINER_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|our|their|its)\s+$")
+# After a method's word that is a verb too: a preposition, a verb or the end, not an object
+# ("Kalman filter for the traces", "Tukey test is fine"; not "Ana test the export").
+_NO_OBJECT_AFTER = re.compile(r"(?:\s*[.,;:)\n]|\s*$|\s+(?:for|of|on|in|with|is|was|are|were|gives|"
+                              r"works|fits|and|or|to|at|from|by|over|beats)\b)")
 # "we returned to Feliciano by helicopter", "flew in from Tromsø": a journey's end is a place.
 _JOURNEY_BEFORE = re.compile(
     r"\b(?:went|goes|going|flew|flies|flying|drove|driving|moved|moving|returned|returning|"
@@ -206,12 +210,16 @@ _DOUBLE_SURNAME = re.compile(r"[A-Z][\w’']+-[A-Z][\w’']+")
 
 def _names_a_method(text: str, start: int, end: int, lex: _Lexicon) -> bool:
     """The span names a method after its author: a method's word follows it, or its possessive
-    ("the Wilson score interval", "Dijkstra's algorithm", "Occam's razor", "Mann-Whitney test").
-    A word that is a verb too ("test", "model") counts only after a determiner or a double
-    surname ("ask Ana test the export"); one a person can own ("number") never after "'s", nor
-    anything after a first name's "'s" ("use Priya's formula" is a colleague's)."""
+    with at most one word between ("the Wilson score interval", "Dijkstra's algorithm", "Occam's
+    razor", "Mann-Whitney test", "Holt's linear trend"). A word that is a verb too ("test",
+    "filter") counts after a determiner or a double surname, or when no object follows it
+    ("Kalman filter for the traces"; not "ask Ana test the export"); one a person can own
+    ("number") never after "'s", nor anything after a first name's "'s" ("use Priya's formula" is
+    a colleague's)."""
     possessive = text[end:end + 2] in ("'s", "’s")
     match = _METHOD_WORD_AFTER.match(text, end + 2 if possessive else end)
+    if possessive and match is not None and match.group(1) not in _EPONYM_NOUNS:
+        match = _METHOD_WORD_AFTER.match(text, match.end())  # "Holt's linear trend"
     if match is None or match.group(1) not in _EPONYM_NOUNS:
         return False
     word = match.group(1)
@@ -219,7 +227,8 @@ def _names_a_method(text: str, start: int, end: int, lex: _Lexicon) -> bool:
         last = text[start:end].split()[-1].lower()
         return word not in _EPONYM_VERBS and word not in _OWNED_TOO and last not in lex.first
     return (word not in _EPONYM_VERBS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start) is not None
-            or _DOUBLE_SURNAME.fullmatch(text, start, end) is not None)
+            or _DOUBLE_SURNAME.fullmatch(text, start, end) is not None
+            or _NO_OBJECT_AFTER.match(text, match.end()) is not None)
 
 
 def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title: bool = False) -> bool:

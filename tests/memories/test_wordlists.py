@@ -28,9 +28,10 @@ FROZEN = [
     # Irish-named firms (mckinsey, mcafee) for issue 18
     ("memories.refusals.people_words", "_TECH", 524,
      "ffe7d1972189d5f905e9d32156cbd5fabfc8517cc2ff5de03563583dc79b0fa2"),
-    # 100 when moved out of the code; brands named after people added for issue 18 ("dr pepper").
-    ("memories.refusals.people_words", "_TECH_PHRASES", 110,
-     "cf1b7e82bab37e78540bdebb354fa62c8bf8c4fdbbc905c09e5923f841e9cb25"),
+    # 100 when moved out of the code; brands named after people added for issue 18 ("dr pepper"),
+    # then "monte carlo" (a method named after a place).
+    ("memories.refusals.people_words", "_TECH_PHRASES", 111,
+     "c44fa666505e5eab795a48ab0f0f808cace06d1740212cd96896e675ad86687c"),
     ("memories.refusals.people_words", "_PLACES", 253,
      "8875a663dce929f4d6739dd2650ffdb5b2b331d105b6c1cb5c35e1ea4b676c2d"),
     ("memories.refusals.people_words", "_CALENDAR", 43,
