@@ -98,11 +98,12 @@ def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
 # --- The value first, "the new one", a passphrase of words --------------------------------
 
 _PASSWORD_NOUNS = r"(?:password|passwort|passphrase|passcode|pw|pwd)"
-_VALUE_FIRST_RE = _compile(  # "Tr0ub4dor&3 is the root password", "X was our admin pw"
-    r"(?:(?<![^\s(\[{])(?P<val>[^\s\"'`]{6,64})|" + _QUOTED_VALUE + r")\s+(?:is|was|=)\s+"
-    r"(?:the|our|my|your|their|its)(?:\s+[\w.@'\-]{1,30}){0,3}?\s+" + _PASSWORD_NOUNS + r"(?![\w\-])",
-    re.IGNORECASE,
+# "Tr0ub4dor&3 is the root password", "X was our admin pw": found from "is the … password" back.
+_NAMED_AFTER_RE = _compile(
+    r"\s(?:is|was|=)\s+(?:the|our|my|your|their|its)(?:\s+[\w.@'\-]{1,30}){0,3}?\s+" + _PASSWORD_NOUNS
+    + r"(?![\w\-])"
 )
+_VALUE_BEFORE_RE = _compile(r"(?:(?<![^\s(\[{])(?P<val>[^\s\"'`]{6,64})|" + _QUOTED_VALUE + r")\s*$")
 _NEW_ONE_RE = _compile(r"(?<![\w])(?:the\s+)?new\s+one")  # "…password expired, the new one is X"
 _NEW_ONE_TAIL_RE = _compile(r"\s*(?::|=|\s+is(?:\s+now)?\s+|\s+will\s+be\s+)\s*" + _BARE_VALUE)
 _PASSWORD_BEFORE_RE = _compile(r"(?<![\w])" + _PASSWORD_NOUNS + r"(?![\w\-])")
@@ -120,7 +121,10 @@ def _find_value_first_passwords(text: str, lowered: str, taken: Spans) -> Iterat
         yield from _passphrases(lowered, taken)
     if _PASSWORD_BEFORE_RE.search(lowered) is None:
         return
-    for match in _VALUE_FIRST_RE.finditer(text):
+    for core in _NAMED_AFTER_RE.finditer(lowered):
+        match = _VALUE_BEFORE_RE.search(text, max(0, core.start() - 140), core.start())
+        if match is None:
+            continue
         value, start, end, quoted = _tail_value(match)
         if not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted):
             yield "password_in_prose", start, end, 66

@@ -31,12 +31,20 @@ def _bip39_words() -> frozenset[str]:
     return frozenset(path.read_text(encoding="utf-8").split())
 
 
+# Twelve or more short lower-case words in a row, whatever they are: the only places worth the
+# word-by-word look (prose breaks such runs with "a", "of", "to" and longer words).
+_RUN_RE = re.compile(r"(?<![\w\-])(?:[a-z]{3,8}[\s,;]+(?:\d{1,2}[.):]?[ \t]*)?){11,}[a-z]{3,8}(?![\w\-])")
+
+
 def find_seed_phrases(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if lowered.count(" ") + lowered.count("\n") < _SHORTEST_PHRASE - 1:
-        return
+    for run in _RUN_RE.finditer(lowered):
+        yield from _phrases_in(lowered, run.start(), run.end(), taken)
+
+
+def _phrases_in(lowered: str, start: int, end: int, taken: Spans) -> Iterator[Candidate]:
     vocabulary = _bip39_words()
     run: list[re.Match] = []
-    for word in _WORD_RE.finditer(lowered):
+    for word in _WORD_RE.finditer(lowered, start, end):
         joined = run and _GAP_RE.fullmatch(lowered, run[-1].end(), word.start()) is not None
         if word.group() in vocabulary:
             run = [*run, word] if joined else [word]
