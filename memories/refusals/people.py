@@ -48,6 +48,8 @@ The rules, on words written as names (capitalised, or lower case where a cue say
 2. Two or more capitalised name words in a row, one of them a known first name or
    surname: "Chidi Okonkwo", "Grant Holloway", "Liu Yuting"; or an ambiguous first name
    and a word no list or dictionary knows ("Mark Whitfield").
+   (2b) A first name and a surname in capitals, each no frequent English word ("PRIYA RAMAN");
+   other capitals are acronyms.
 3. A known first name or surname, capitalised, that is not ambiguous, word-like, tech or
    a place: "Priya prefers CSV", "send it to Nguyen".
 4. Any name word (ambiguous, or one no list knows) with a cue that it is a person: before
@@ -56,7 +58,9 @@ The rules, on words written as names (capitalised, or lower case where a cue say
    or a possessive with "birthday", "wife", "phone" ... Lower-case names need such a cue,
    or to come as a first name and surname together ("chidi okonkwo").
 5. An email address whose local part holds a name ("ana.lopez@", "j.okafor@", "priya@"),
-   but not role addresses ("support@", "noreply@", "data-team@", "editor@").
+   but not role addresses ("support@", "noreply@", "data-team@", "editor@"); (5b) a first
+   name and a surname joined as one identifier ("chidi.okonkwo", "priya_raman.csv"), not in a
+   path, a URL or a call.
 6. (issue 18) Runs rule 2 does not take: name words around a middle initial ("Shane M
    Culp", "Mohmad R. Vizirov"), or two or three name words one of which no list and no
    dictionary knows ("Chihiro Fukunaga", "Charlotte Mathiassen"; not after "in", "at"…).
@@ -94,6 +98,8 @@ from dataclasses import dataclass
 
 from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
+    _capitals_runs,
+    _dotted_names,
     _email_names_person,
     _joined,
     _lower_pair,
@@ -215,6 +221,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         email_spans.append((start, end))
         if names:
             spans.append((start, end))
+    spans += _dotted_names(text, email_spans, lex)  # "chidi.okonkwo", "Priya_Raman"
     tokens = _tokenize(text, lex)
     if email_spans:
         tokens = [t for t in tokens if not any(s <= t.start < e for s, e in email_spans)]
@@ -276,6 +283,12 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             for k in range(i, j + 1):
                 used[k] = True  # a place's words ("in Den Haag") are not names one by one either
         i = j + 1
+
+    # Rule 2b: a first name and a surname written in capitals ("CALL PRIYA RAMAN", people_cues).
+    for start, end in _capitals_runs(text, tokens, used, lex):
+        spans.append((tokens[start].start, tokens[end].end))
+        for k in range(start, end + 1):
+            used[k] = True
 
     # Rules 3 and 4: single words.
     listed = people_lists(text, tokens, lex)  # "X and Y were engineers"

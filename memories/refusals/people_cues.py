@@ -1,5 +1,7 @@
 """The person detector's context cues (R-SAVE-3b): the words before and after a name that say it
-is a person ("ask Will", "Grant is on leave", "Jordan from sales"), and names in email addresses.
+is a person ("ask Will", "Grant is on leave", "Jordan from sales"), names in email addresses and
+handles, and names written as no other words are: in capitals ("PRIYA RAMAN") or joined as one
+identifier ("chidi.okonkwo").
 """
 
 from __future__ import annotations
@@ -276,3 +278,47 @@ def handles(text: str, emails: list[tuple[int, int]], lex: _Lexicon) -> list[tup
         handle = match.group("handle").rstrip(".-")
         found.append((match.start(), match.start() + 1 + len(handle), _email_names_person(handle, lex)))
     return found
+
+
+# A first name and a surname joined by a dot or an underscore, as a login or a file name writes
+# them ("priya_raman.csv"); not inside a path, a URL or a call ("ana.lopez(", "/srv/ana.lopez/").
+_DOTTED_PAIR_RE = re.compile(r"(?<![\w.@/\\-])([^\W\d_]{3,})[._]([^\W\d_]{3,})"
+                             r"(?:(?=\.[A-Za-z0-9]{2,5}(?![\w.@/\\(-]))|(?![\w.@/\\(-]))")
+
+
+def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Rule 5b: "chidi.okonkwo", "Priya_Raman": a plain first name (no English word) and a known
+    surname, joined as one identifier."""
+    if "." not in text and "_" not in text:
+        return []
+    found = []
+    for match in _DOTTED_PAIR_RE.finditer(text):
+        first, last = match.group(1).lower(), match.group(2).lower()
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        if (first in lex.first and first not in lex.english and first not in lex.ambiguous
+                and last in lex.last and last not in lex.ambiguous and last not in lex.frequent):
+            found.append(match.span())
+    return found
+
+
+def _plain_name_in_capitals(tok: _Token, lex: _Lexicon) -> bool:
+    return (len(tok.text) > 1 and tok.text.isupper() and not tok.code and tok.kind in "SL"
+            and tok.key not in lex.ambiguous)
+
+
+def _capitals_runs(text: str, tokens: list[_Token], used: list[bool], lex: _Lexicon) -> list[tuple[int, int]]:
+    """Rule 2b: two or three words in capitals, each a first name or surname that is no frequent
+    English word, one of them a first name that is no English word at all ("PRIYA RAMAN", "MARIA
+    LOPEZ"); capitals alone are acronyms ("API", "SQL SERVER") and never names otherwise."""
+    runs = []
+    i, n = 0, len(tokens)
+    while i < n:
+        j = i
+        while (j < n and not used[j] and _plain_name_in_capitals(tokens[j], lex)
+               and (j == i or _joined(text, tokens[j - 1], tokens[j]))):
+            j += 1
+        if 2 <= j - i <= 3 and any(tokens[k].kind == "S" and tokens[k].key not in lex.wordlike for k in range(i, j)):
+            runs.append((i, j - 1))
+        i = max(j, i + 1)
+    return runs
