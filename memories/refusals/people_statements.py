@@ -169,10 +169,17 @@ _CITED_RE = re.compile(
 )
 
 
+# A list of works with their years: a title starting with an article, among three years or more.
+_TITLED_YEAR_RE = re.compile(rf"\b(?:The|A|An)\s+[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*\s*\({_YEAR}\)")
+_YEAR_IN_PARENS_RE = re.compile(rf"\({_YEAR}\)")
+
+
 def cited_authors(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, int]]:
     """Spans of the authors a text cites (``_CITED_RE``), unless a tool or a place is among them."""
     if "(" not in text and "[" not in text and "et al" not in text and ", 19" not in text and ", 20" not in text:
         return []
+    if _TITLED_YEAR_RE.search(text) and len(_YEAR_IN_PARENS_RE.findall(text)) >= 3:
+        return []  # "The Lookout (2007), A Single Man (2009), Stoker (2013)": works, not authors
     spans = [match.span("authors") for match in _CITED_RE.finditer(text)]
     return _without_tools_or_places(spans, tokens, lex)
 

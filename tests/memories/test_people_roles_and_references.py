@@ -111,3 +111,15 @@ def test_a_street_written_as_one_word_before_a_house_number_is_no_person(text):
 
 def test_a_person_before_such_an_address_on_its_line_is_still_held():
     assert held_words("Anna Lindqvist, Storgatan 12, Stockholm") == ["Anna Lindqvist"]
+
+
+def test_a_list_of_works_with_their_years_is_no_list_of_cited_authors():
+    # GUM's tuning half: a film list. (Unknown words after "the", "the Gújjolaay Eegimaa", were
+    # tried as no name too and withdrawn: GUM's held half lost a sentence naming someone.)
+    text = "Roles include The Lookout (2007), A Single Man (2009), Cemetery Junction (2010), Quarnby (2013)."
+    assert held_words(text) == []
+
+
+def test_cited_authors_are_still_held():
+    assert held_words("As shown by Zelwick (1971), Quarnby (1956) and Thelwick (2004), it holds.") == [
+        "Zelwick", "Quarnby", "Thelwick"]
