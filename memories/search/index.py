@@ -442,12 +442,15 @@ class Registry:
                 size = keep.nbytes()
                 self._total += size - self._sizes[key]
                 self._sizes[key] = size
-            for key in list(self._indexes):
-                if self._total <= self.budget:
-                    break
-                if self._indexes[key] is not keep:
-                    self._total -= self._sizes.pop(key)
-                    del self._indexes[key]
+            # Oldest first, without copying the keys of every index the worker holds; ``keep``
+            # was searched last, so it is the newest (``get`` moved it to the end).
+            while self._total > self.budget and len(self._indexes) > 1:
+                oldest = next(iter(self._indexes))
+                if self._indexes[oldest] is keep:  # others searched since: keep stays, as newest
+                    self._indexes.move_to_end(oldest)
+                    continue
+                self._total -= self._sizes.pop(oldest)
+                del self._indexes[oldest]
 
     def clear(self) -> None:
         with self._lock:

@@ -238,6 +238,23 @@ def test_indexes_are_bounded_in_bytes(search_model, owner, people):  # noqa: F81
     assert ranked.search(workspace.db_alias, uuid.uuid4(), ["workspace"], "x", 5).ranking.found == []
 
 
+def test_the_index_in_use_is_kept_when_others_were_asked_for_since(search_model, owner, people):  # noqa: F811
+    """``fit`` forgets oldest first without copying every key; the index it was called for stays
+    even when another thread asked for another index after it (so it is no longer the newest)."""
+    workspace, colleague = people
+    _fill(workspace, owner, colleague, random.Random(3), count=10)
+    other = make_workspace(owner, name="Other", region="eu")
+    _fill(other, owner, colleague, random.Random(4), count=10)
+    registry = index.Registry(budget=1)
+    first = registry.get(workspace.db_alias, workspace.id)
+    with first.lock:
+        first.refresh()
+    second = registry.get(other.db_alias, other.id)  # asked for, not yet measured
+    registry.fit(first)
+    assert list(registry._indexes.values()) == [first]
+    assert registry.get(other.db_alias, other.id) is not second  # forgotten: a new one is made
+
+
 def test_what_searches_cache_counts_against_the_budget(search_model, owner, people):  # noqa: F811
     """Masks and per-term postings that searches keep are part of an index's bytes, so that
     APPENDA_SEARCH_CACHE_BYTES bounds them too (bench_soak found them uncounted)."""
