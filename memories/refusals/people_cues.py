@@ -21,6 +21,7 @@ from memories.refusals.people_words import (
     _EMAIL_ROLES,
     _FUNCTION,
     _GROUPS,
+    _HANDLE_SERVICES,
     _PERSON_NOUNS,
     _POST_PASSIVE,
     _POST_STATE,
@@ -158,8 +159,8 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
         return False
     if nxt.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
         return True
-    if nxt.key in {"is", "was", "will", "has", "had"} and i + 2 < len(tokens):
-        nxt2 = tokens[i + 2]
+    if nxt.key in {"is", "was", "will", "has", "had"} and i + 2 < len(tokens) and _gap(text, nxt, tokens[i + 2]) == " ":
+        nxt2 = tokens[i + 2]  # "Grant is off", not "January is 25% off"
         if nxt2.key in _POST_STATE or (nxt2.key in _POST_PASSIVE and tok.kind != "W"):
             return True
         if (
@@ -276,8 +277,34 @@ def handles(text: str, emails: list[tuple[int, int]], lex: _Lexicon) -> list[tup
         if any(s <= match.start() < e for s, e in emails):
             continue
         handle = match.group("handle").rstrip(".-")
-        found.append((match.start(), match.start() + 1 + len(handle), _email_names_person(handle, lex)))
+        end = match.start() + 1 + len(handle)
+        # "@JacobRhines" reads as "Jacob.Rhines"; "@skooba you're …" opens a line spoken to someone.
+        named = (_email_names_person(_CAMEL_HUMP_RE.sub(".", handle), lex)
+                 or _addressed_handle(text, match.start(), end, handle, lex))
+        found.append((match.start(), end, named))
     return found
+
+
+_CAMEL_HUMP_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+# What follows a handle that opens a line and speaks to its owner: words, not code ("@dataclass"
+# alone on its line, "@app.route(" and "@Override" are decorators and annotations).
+_ADDRESSED_AFTER_RE = re.compile(r":?[ \t]+(?!(?:public|private|protected|internal|static|final|void|class|"
+                                 r"def|fun|function|async|export|const|val|var|override|abstract|interface)\b)"
+                                 r"[A-Za-z']")
+
+
+def _addressed_handle(text: str, start: int, end: int, handle: str, lex: _Lexicon) -> bool:
+    """A handle opening a line, then words: "@skooba your are glossing over …", "@Steeven added a
+    sketch"; not a word, a team, a role, a bot or a tool ("@here", "@data-team", "@mlops",
+    "@dependabot", "@qa-bot"), nor an annotation before code ("@Transactional public void …")."""
+    if text[text.rfind("\n", 0, start) + 1:start].strip() or not _ADDRESSED_AFTER_RE.match(text, end):
+        return False
+    if "." in handle or text.startswith("(", end):
+        return False
+    parts = [part for part in re.split(r"[_\-]+", _CAMEL_HUMP_RE.sub("_", handle).lower()) if part]
+    return not any(part in lex.english or part in _GROUPS or part in _TECH or part in _EMAIL_ROLES
+                   or part in _FUNCTION or part in _HANDLE_SERVICES or part.endswith(("bot", "ops"))
+                   for part in parts)
 
 
 # A first name and a surname joined by a dot or an underscore, as a login or a file name writes

@@ -89,6 +89,9 @@ _KOREAN_SYLLABLES = words("people_korean_syllables")
 _EXTRA_FIRST = words("people_extra_first_names")
 _EXTRA_LAST = words("people_extra_surnames")
 
+# Bots and services addressed by handle ("@dependabot rebase").
+_HANDLE_SERVICES = words("people_handle_services")
+
 # Role and system local parts of email addresses.
 _EMAIL_ROLES = words("people_email_roles")
 
