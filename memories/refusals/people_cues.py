@@ -88,10 +88,17 @@ def _lower_pair(text: str, a: _Token, b: _Token, lex: _Lexicon) -> bool:
     return True
 
 
+# Named beside "I" or "me": "Abbey and I posted", "Sandra & I work at 2", "me and Jay".
+_WITH_ME_BEFORE_RE = re.compile(r"(?:^|(?<=[\s(]))(?:me|I)[ \t]+(?:and|&)[ \t]+$")
+_WITH_ME_AFTER_RE = re.compile(r"[ \t]+(?:and|&)[ \t]+(?:I|me)\b(?![''’])")
+
+
 def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     """What the words just before token i say: 'people' (only said of people: "ask",
     "my manager"), 'personal' (also "thanks to", "owned by"), 'contact' ("email", "call"),
     'weak' ("with", "to", "for") or ''."""
+    if _WITH_ME_BEFORE_RE.search(text, max(0, tokens[i].start - 12), tokens[i].start):
+        return "people"  # "me and Abbey", "I & Trish"
     j = i - 1
     # "my manager is Will", "thanks, Mark", "cc: Ana"
     while j >= 0 and tokens[j].key in _PRE_SKIP:
@@ -130,6 +137,8 @@ _ADVERBS = frozenset("also later then still never often further first subsequent
 def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> bool:
     """Words just after token i that say it is a person (strict: fewer verbs)."""
     tok = tokens[i]
+    if not tok.possessive and _WITH_ME_AFTER_RE.match(text, tok.raw_end):
+        return True
     if tok.possessive:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt is not None and nxt.key in _PERSON_NOUNS and _gap(text, tok, nxt).strip() == "":

@@ -66,3 +66,24 @@ def test_bots_teams_and_annotations_are_not_held(text):
 ], ids=["month", "place", "reflexive", "tool", "team", "im", "id", "number-between"])
 def test_months_places_tools_contractions_and_discounts_are_not_held(text):
     assert not held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Check out the video Zelwick and I posted!!",
+    "Quarnby & I work at 2 but Thursday is our last day",
+    "me and Thelwick went to the meetup",
+    "Thank you Marrowgate for what you did",
+    "Happy birthday Quarnby, have a great one",
+], ids=["and-i", "ampersand-i", "me-and", "thank-you", "happy-birthday"])
+def test_a_name_beside_i_or_me_or_thanked_is_held(text):
+    assert held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Python and I are not friends today",
+    "Finance and I agreed on the budget",
+    "Thank you Jenkins for the green build",
+    "Excel and I'm done with pivots",
+], ids=["tool-and-i", "team-and-i", "thank-you-tool", "contraction-after"])
+def test_tools_and_teams_beside_i_are_not_held(text):
+    assert not held(text)

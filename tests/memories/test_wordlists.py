@@ -48,8 +48,9 @@ FROZEN = [
      "fff641a28e53b64cf796890b65ccfbd15fdbbc739cc14a8b0ded2fa9f474bc78"),
     ("memories.refusals.people_words", "_PRE_PERSONAL", 106,  # issue 18: kid … says, name; then said/added/noted/wrote before a name (GUM)
      "b14b1e4d2bbef360b8768d51290d3dc004aa42f7451d03e3cafdfec87d8a01fc"),
-    ("memories.refusals.people_words", "_PRE_PERSONAL_PAIRS", 50,  # issue 18: "my name" …
-     "2f05de6eb847aab858133631119e03a28c51503fe92bac483cde1331c51dbe4a"),
+    # issue 18: "my name" …; then "thank you", "happy birthday" (WNUT 2017's casual text)
+    ("memories.refusals.people_words", "_PRE_PERSONAL_PAIRS", 56,
+     "823d086eac71c8be13c38d597ace655930d1fbfe0dfafc42f231ea7b6ca4dba3"),
     ("memories.refusals.people_words", "_PRE_CONTACT", 17,
      "b6f523e9e636297946e145925fa14403f51244885445db9727f4f39ebc985f00"),
     ("memories.refusals.people_words", "_PRE_WEAK", 11,
