@@ -1,5 +1,8 @@
 """Person detector benchmark (SPEC R-SAVE-3b): CPU time per note on the people corpus, a 1 KB
-note dense with names, and the first call's load (time and memory), in a fresh process.
+note dense with names, and the first call's load (time and memory), in a fresh process; and the
+share of sentences naming someone that it holds, and of benign ones it holds by mistake, on the
+two outside sources of prose (GUM, WNUT 2017: their held and tuning halves; the presidio-derived
+set is measured with the table index by benchmarks.bench_refusals).
 
     python -m benchmarks.bench_people
 
@@ -20,6 +23,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT / "tests" / "data" / "people_corpus.json"
+# (name, path) of the outside prose sets and their tuning halves (tests/data/outside/people/README.md).
+PROSE_SETS = (
+    ("GUM, held half", ROOT / "tests" / "data" / "outside" / "people" / "gum.jsonl"),
+    ("GUM, tuning half", ROOT / "tests" / "data" / "people_tuning_from_gum.jsonl"),
+    ("WNUT 2017, held half", ROOT / "tests" / "data" / "outside" / "people" / "wnut.jsonl"),
+    ("WNUT 2017, tuning half", ROOT / "tests" / "data" / "people_tuning_from_wnut.jsonl"),
+)
+# Targets of issue 18 on outside sets: other people held, false holds.
+HELD_TARGET = 0.95
+FALSE_HOLD_TARGET = 0.02
 DENSE = ("Ask Priya Raman and Ms. Lopez about the Kafka lag in orders.region. " * 15)[:1000]
 # Targets of issue 18 / R-SAVE-3b.
 NOTE_P95_MS = 2.0
@@ -71,6 +84,16 @@ def main() -> int:
           f"(target p95 <= {NOTE_P95_MS} ms: {'met' if p95 <= NOTE_P95_MS else 'NOT met'})")
     print(f"1 KB note dense with names: CPU {min(batches):.3f} ms, best of 5 batches of 20 "
           f"(target <= {NOTE_P95_MS} ms: {'met' if min(batches) <= NOTE_P95_MS else 'NOT met'})")
+    for name, path in PROSE_SETS:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        named = [r["value"] for r in rows if r["label"] == "names_person_other"]
+        benign = [r["value"] for r in rows if r["label"] == "benign"]
+        held = sum(bool(people.find_person_mentions(v)) for v in named)
+        false = sum(bool(people.find_person_mentions(v)) for v in benign)
+        met = held / len(named) >= HELD_TARGET and false / len(benign) <= FALSE_HOLD_TARGET
+        print(f"{name}: other people held {held / len(named):.1%} ({held}/{len(named)}), false holds "
+              f"{false / len(benign):.1%} ({false}/{len(benign)}) (targets {HELD_TARGET:.0%} / "
+              f"{FALSE_HOLD_TARGET:.0%}: {'met' if met else 'NOT met'})")
     out = subprocess.run([sys.executable, "-c", LOAD_SCRIPT.format(repo=str(ROOT))], capture_output=True,
                          text=True, check=True, timeout=300).stdout.split()
     wall, load_cpu, grown = (float(x) for x in out)
