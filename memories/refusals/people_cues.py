@@ -322,10 +322,13 @@ _DOTTED_PAIR_RE = re.compile(r"(?<![\w.@/\\-])([^\W\d_]{3,})[._]([^\W\d_]{3,})"
                              r"(?:(?=\.[A-Za-z0-9]{2,5}(?![\w.@/\\(-]))|(?![\w.@/\\(-]))")
 
 
+_DOTTED_HINT_RE = re.compile(r"[^\W\d_][._][^\W\d_]")  # a letter, a dot or underscore, a letter: cheap to look for
+
+
 def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> list[tuple[int, int]]:
     """Rule 5b: "chidi.okonkwo", "Priya_Raman": a plain first name (no English word) and a known
     surname, joined as one identifier."""
-    if "." not in text and "_" not in text:
+    if _DOTTED_HINT_RE.search(text) is None:
         return []
     found = []
     for match in _DOTTED_PAIR_RE.finditer(text):
@@ -338,6 +341,9 @@ def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> lis
     return found
 
 
+_CAPITALS_HINT_RE = re.compile(r"[A-Z]{2}[^\W\d_]*[ ]+[A-Z]{2}")  # two words in capitals in a row
+
+
 def _plain_name_in_capitals(tok: _Token, lex: _Lexicon) -> bool:
     return (len(tok.text) > 1 and tok.text.isupper() and not tok.code and tok.kind in "SL"
             and tok.key not in lex.ambiguous)
@@ -347,6 +353,8 @@ def _capitals_runs(text: str, tokens: list[_Token], used: list[bool], lex: _Lexi
     """Rule 2b: two or three words in capitals, each a first name or surname that is no frequent
     English word, one of them a first name that is no English word at all ("PRIYA RAMAN", "MARIA
     LOPEZ"); capitals alone are acronyms ("API", "SQL SERVER") and never names otherwise."""
+    if _CAPITALS_HINT_RE.search(text) is None:
+        return []
     runs = []
     i, n = 0, len(tokens)
     while i < n:
