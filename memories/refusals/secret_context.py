@@ -14,7 +14,7 @@ from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 from memories.refusals.normalise import decode_base64_text
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS, directive, name_parts
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_prose import DECLARATOR, _keyword_identifier
+from memories.refusals.secret_prose import DECLARATOR, _keyword_identifier, separator
 from memories.refusals.secret_values import (
     _BASE64_ENTROPY,
     _HEX_RE,
@@ -116,7 +116,8 @@ _GENERIC_TAIL_RE = _compile(
     DECLARATOR +
     r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"
     # After a quoted name a comma separates it from its value: 'setProperty("API_TOKEN", "…")'.
-    r"(?P<sep>\s*(?:===|!==|==|!=|:{1,3}=|\?\??=|\.=|\+=|=>|->|<-|[:=]|(?<=[\"'])\s*,)\s*"
+    r"(?P<sep>\s*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+"  # a YAML block scalar: "api_key: |\n  …"
+    r"|\s*(?:===|!==|==|!=|:{1,3}=|\?\??=|\.=|\+=|=>|->|<-|[:=]|(?<=[\"'])\s*,)\s*"
     r"|\s+(?:is|was|is\s+now|=|to)\s+"
     # A list's "name - 'value'": the dash separates a quoted value only.
     r"|\s+[\-–—]\s+(?=[\"'`])"
@@ -153,10 +154,10 @@ _ASSIGNMENTS = frozenset({":", "=", ":=", "::=", ":::=", "?=", "??=", ".=", "+="
 def _is_assignment(match: re.Match, text: str, name_start: int) -> bool:
     """An assignment operator, or a configuration directive without one (name, space, quoted
     literal, on a line of its own: BIND's 'secret "…";', nginx, Apache)."""
-    if match.group("sep").strip() in _ASSIGNMENTS:
+    if separator(match) in _ASSIGNMENTS:
         return True
     quoted = match.group("dq") is not None or match.group("sq") is not None
-    return (quoted and not match.group("about") and not match.group("sep").strip()
+    return (quoted and not match.group("about") and not separator(match)
             and directive(text, name_start, match.end()))
 
 
@@ -200,11 +201,11 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         match = _GENERIC_TAIL_RE.match(text, span[1])
         if match is None:
             continue
-        if match.group("sep").strip().lower() == "to" and not _SET_BEFORE_RE.search(text, 0, span[0]):
+        if separator(match).lower() == "to" and not _SET_BEFORE_RE.search(text, 0, span[0]):
             continue  # "set API_KEY to …" assigns; "send the token to ops" does not
         group = next(g for g in ("dq", "sq", "bq", "val", "sym") if match.group(g) is not None)
         if group == "sym" and not (
-            _STRONG_KEYWORD_RE.search(keyword) and match.group("sep").strip() in _ASSIGNMENTS
+            _STRONG_KEYWORD_RE.search(keyword) and separator(match) in _ASSIGNMENTS
         ):
             continue
         value = match.group(group)
@@ -216,13 +217,13 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             # Heroku-style UUID API keys only count right after an explicit credential word;
             # so do other hex keys written in dashed groups ("e99848c6-aeb1-…-4160").
             strong = bool(_STRONG_KEYWORD_RE.search(keyword))
-            if not (strong and match.group("sep").strip() and not match.group("about")):
+            if not (strong and separator(match) and not match.group("about")):
                 continue
         elif value.isdigit():
             # A long number assigned to a strong word is a numeric secret (Discord client
             # secrets are 32 digits); ids and amounts are shorter or named for what they are.
             if not (len(value) >= 24 and _STRONG_KEYWORD_RE.search(keyword)
-                    and match.group("sep").strip() in _ASSIGNMENTS):
+                    and separator(match) in _ASSIGNMENTS):
                 continue
         elif _is_non_secret_value(value):
             continue

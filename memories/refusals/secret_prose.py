@@ -132,7 +132,8 @@ _PASSWORD_TAIL_RE = _compile(
     r"|\s+(?:that|which|we|i|you|they|he|she|someone|it)(?:\s+[\w'\-]{1,30}){1,5}?(?=\s+(?:is|was)\s)"
     # "mot de passe wifi est ...", "contraseña wifi: ...": the qualifier follows the word
     r"|(?:(?<=passe)|(?<=aña)|(?<=ana)|(?<=nha)|(?<=wort))\s+[\w\-]{2,20})?"
-    r"(?P<sep>\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：→⇒➜⟶])\s*"
+    # YAML's block scalars put the value on the next, indented line: "password: >\n  …".
+    r"(?P<sep>\s*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+|\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：→⇒➜⟶])\s*"
     r"|\s+(?:is\s+set\s+to|was\s+set\s+to|was\s+changed\s+to|is\s+now|is\s+still|set\s+to|"
     r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest)(?:\s*[:：]\s*|\s+)"
     r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
@@ -155,6 +156,13 @@ _NOT_A_PASSWORD_PREFIX_RE = _compile(
     r"hashed|hash|check|verify|validate|old|confirm|show|hide|toggle|one[_\-]?time|"
     r"no|has|is|use|allow|enforce|disable|enable)[_\-.]"
 )
+def separator(match: re.Match) -> str:
+    """The assignment operator a match's ``sep`` group holds, spaces and YAML's block scalar
+    indicator left out (": >\n  " is ":")."""
+    sep = match.group("sep").strip()
+    return ":" if sep[:1] == ":" and sep[-1:] in (">", "|", "-", "+") else sep
+
+
 _ASSIGNMENT_SEPARATORS = frozenset(
     {":", "=", ":=", "?=", "<-", "=>", "->", "：", "—", "–", "==", "!=", "===", "!==", "→", "⇒", "➜",
      "⟶"}
@@ -195,7 +203,7 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         if match is None:
             continue
         value, start, end, quoted = _tail_value(match)
-        assignment = match.group("sep").strip() in _ASSIGNMENT_SEPARATORS
+        assignment = separator(match) in _ASSIGNMENT_SEPARATORS
         if variable and not assignment:
             continue  # "$DB_PASSWORD" used, not set ("$password = '…'" sets it)
         # A bare "pass" / "pw" is often not about passwords ("tests pass: 42"); "db_pass" is.
