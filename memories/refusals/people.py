@@ -290,6 +290,11 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         for k in range(start, end + 1):
             used[k] = True
 
+    # Lower-case words are read as names only in English text: in Tagalog or Indonesian the
+    # common words are names in some list ("siya sayo", "na kami").
+    lowered = [t for t in tokens if t.lower]
+    english_text = len(lowered) < 5 or sum(t.kind == "X" for t in lowered) >= 0.4 * len(lowered)
+
     # Rules 3 and 4: single words.
     listed = people_lists(text, tokens, lex)  # "X and Y were engineers"
     cited = cited_authors(text, tokens, lex)  # "Sapir (1971)": not "Belle (2013)", a film
@@ -330,7 +335,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             used[i] = used[i + 1] = used[i + 2] = True
             continue
         nxt = tokens[i + 1] if i + 1 < n else None
-        if nxt is not None and not used[i + 1] and _lower_pair(text, tok, nxt, lex):
+        if nxt is not None and not used[i + 1] and english_text and _lower_pair(text, tok, nxt, lex):
             spans.append((tok.start, nxt.end))  # "chidi okonkwo", "wang zihan"
             used[i] = used[i + 1] = True
             continue

@@ -87,3 +87,22 @@ def test_a_name_beside_i_or_me_or_thanked_is_held(text):
 ], ids=["tool-and-i", "team-and-i", "thank-you-tool", "contraction-after"])
 def test_tools_and_teams_beside_i_are_not_held(text):
     assert not held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "totoong may feelings siya sayo, hindi na siya magtatanong kung may chance pa.",
+    "comme celle a ma soeur ou celle comme mon beau frere",
+    "Las contraseñas caducan cada 90 días según la política.",
+], ids=["tagalog", "french", "spanish"])
+def test_lower_case_words_of_another_language_are_no_names(text):
+    # Their common words are names in some list ("siya sayo", "beau frere"): lower-case names
+    # are read only in English text.
+    assert not held(text)
+
+
+@pytest.mark.parametrize("text", [
+    "joke's on you, i love chidi okonkwo",
+    "ask wang zihan about the march numbers",
+], ids=["casual", "cue"])
+def test_lower_case_names_in_english_text_are_still_held(text):
+    assert held(text)

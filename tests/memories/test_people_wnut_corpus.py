@@ -47,11 +47,13 @@ def test_the_two_halves_are_big_labelled_and_apart():
 @pytest.mark.parametrize("path, held_floor, false_ceiling", [
     # Measured before any rule from WNUT (7541ebb): 49.9 % (286/573) held, 6.2 % (84/1361) false
     # holds; after the first round (handles, contractions): 55.7 % (319/573) and 6.0 % (82/1361);
-    # after the second ("X and I", "thank you X"): 56.2 % (322/573), FH the same.
-    (HELD, 0.561, 0.061),
+    # after the second ("X and I", "thank you X"): 56.2 % (322/573), FH the same; after the third
+    # (lower-case names only in English text): the same held, 5.7 % (78/1361) false holds.
+    (HELD, 0.561, 0.058),
     # The tuning half: 53.0 % (316/596) and 4.1 % (54/1324) before; 58.6 % (349/596) and 3.9 %
-    # (51/1324) after the first round, 59.2 % (353/596) after the second.
-    (TUNING, 0.592, 0.039),
+    # (51/1324) after the first round, 59.2 % (353/596) after the second, 3.8 % (50/1324) false
+    # holds after the third.
+    (TUNING, 0.592, 0.038),
 ], ids=["held-half", "tuning-half"])
 def test_the_wnut_figures_do_not_fall(path, held_floor, false_ceiling, capsys):
     held, false = _figures(_load(path))
