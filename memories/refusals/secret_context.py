@@ -106,7 +106,7 @@ _GENERIC_KEYWORDS = sorted(
         r"license[_\- ]?key", r"private[_\- ]?token", r"personal[_\- ]?access[_\- ]?token",
         r"deploy[_\- ]?(?:key|token)", r"auth[_\- ]?key", r"token", r"secret", r"key", r"apikey",
         r"credentials?", r"jwt[_\- ]?secret", r"hmac[_\- ]?(?:key|secret)", r"sas[_\- ]?token",
-        r"pat", r"x-api-key", r"seed",  # "2FA seed: JBSWY3DP…" (a random seed of digits is no key)
+        r"pat", r"x-api-key", r"seed", r"s3cr3t", r"s3cret", r"secr3t", r"t[o0]k3n", r"t0ken", r"k3y",  # "2FA seed: JBSWY3DP…" (a random seed of digits is no key)
     },
     key=len,
     reverse=True,
@@ -131,7 +131,7 @@ _GENERIC_TAIL_RE = _compile(
     r"|(?P<sym>[^\s\"'`]{8,256}))",
     re.IGNORECASE,
 )
-_STRONG_KEYWORD_RE = _compile(r"(?i)api|secret|token|auth|credential|access|private|signing")
+_STRONG_KEYWORD_RE = _compile(r"(?i)api|s[e3]cr[e3]t|t[o0]k[e3]n|auth|credential|access|private|signing")
 _NOT_A_SECRET_KEYWORD_SUFFIX_RE = _compile(
     r"(?i)[_\-.](?:id|ids|name|names|type|count|length|len|url|uri|path|file|hash|prefix|"
     r"column|field|header|ttl|expiry|expires|version|format|env|var)$"

@@ -104,7 +104,11 @@ def _keyword_identifier(
 _PASSWORD_WORDS = (
     r"password|passwd|pwd|passphrase|passcode|passwort|kennwort|contrase(?:ñ|n)a|senha|"
     r"mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord|adgangskode|salasana|"
-    r"heslo|jelsz(?:ó|o)|pass|pw|"
+    r"heslo|jelsz(?:ó|o)|"
+    # Spelt to slip past a word list: "p@ssw0rd", "passw0rd", "p a s s w o r d", "pass word",
+    # and short forms ("pword", "pswd", "psw", "p/w"), "code word"; before "pass" and "pw".
+    r"p[a@4][s$5][s$5]w[o0]rd|p[a@4][s$5][s$5]wd|p ?[a@4] ?[s$5] ?[s$5] ?w ?[o0] ?r ?d|pass\s+word|"
+    r"pword|pswd|psw|p/w|code\s?word|pass|pw|"
     r"пароль|パスワード|密码|密碼|口令|كلمة\s+(?:ال)?(?:مرور|سر)|비밀번호|סיסמה|şifre|"
     # detect-secrets' KeywordDetector password words (db_?pass, key_?pass, ...)
     + "|".join(k for k in KEYWORD_DENYLIST if "pass" in k or "pwd" in k)
