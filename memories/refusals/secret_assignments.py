@@ -6,7 +6,8 @@
     secret "red fox jumps high";          if ("red fox jumps high" == password)
 
 and the value of an XML element named for a credential (``<password>…</password>``, as in
-Maven's settings.xml), with or without spaces.
+Maven's settings.xml), with or without spaces, and of an HTML password field
+(``<input type="password" value="…">``).
 
 In prose, a quoted phrase after "password is" is often talk ("their password is 'the usual
 one'"), so secret_prose judges it by its words. After an assignment operator (``=``, ``:``,
@@ -117,6 +118,8 @@ def find_quoted_phrase_assignments(text: str, lowered: str, taken: Spans) -> Ite
         return
     if "</" in text:
         yield from _xml_elements(text, taken)
+    if "<input" in lowered:
+        yield from _password_inputs(text, taken)
     if not any(q in text for q in "\"'`"):
         return
     matches = list(_assigned_phrases(text, lowered))
@@ -170,3 +173,20 @@ def _xml_elements(text: str, taken: Spans) -> Iterator[Candidate]:
         elif not _acceptable_password(value.strip(), strength="weak", quoted=True):
             continue
         yield "generic_secret", start, end, 64
+
+
+# An HTML form's password field with its value written in: '<input type="password" value="…">'.
+_PASSWORD_INPUT_RE = _compile(r"(?i)<input\b[^<>]*\btype\s*=\s*[\"']?password\b[^<>]*>")
+_VALUE_ATTRIBUTE_RE = _compile(r"(?i)\bvalue\s*=\s*(?:\"(?P<dq>[^\"<>]{1,128})\"|'(?P<sq>[^'<>]{1,128})')")
+
+
+def _password_inputs(text: str, taken: Spans) -> Iterator[Candidate]:
+    for tag in _PASSWORD_INPUT_RE.finditer(text):
+        value = _VALUE_ATTRIBUTE_RE.search(text, tag.start(), tag.end())
+        if value is None:
+            continue
+        group = "dq" if value.group("dq") is not None else "sq"
+        start, end = value.span(group)
+        if not _overlaps(taken, start, end) and _acceptable_password(value.group(group), strength="weak",
+                                                                     quoted=True):
+            yield "generic_secret", start, end, 64

@@ -32,8 +32,12 @@ _COMMAND_RE = re.compile(
 )
 _VALUE = r"(?:'(?P<sq>[^'\n]{1,128})'|\"(?P<dq>[^\"\n]{1,128})\"|(?P<val>[^\s'\"]{1,128}))"
 _HOW = {"space": r"\s+" + _VALUE, "glued": _VALUE, "percent": r"\s+['\"]?[^\s%'\"]{1,64}%" + _VALUE}
-_FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags]
+_FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags if how != "first"]
              for command, flags in _FLAGS.items()}
+# "first": the command's first argument is the password, when the line has the flag
+# ("ConvertTo-SecureString 'Wq7!…' -AsPlainText").
+_FIRST_WITH = {command: flag for command, flags in _FLAGS.items() for flag, how in flags if how == "first"}
+_FIRST_RE = re.compile(r"[ \t]+" + _VALUE)
 _VARIABLE_RE = re.compile(r"^(?:\$\w+|\$\{[^}]*\}|%\w+%|\$\(.*\))$")
 
 
@@ -42,14 +46,17 @@ def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         key = " ".join(command.group("command").lower().split())
         line_end = text.find("\n", command.end())
         line_end = len(text) if line_end == -1 else line_end
-        for flag_re in _FLAG_RES[key]:
-            for match in flag_re.finditer(text, command.end(), line_end):
-                group = next(g for g in ("sq", "dq", "val") if match.group(g) is not None)
-                value = match.group(group)
-                start, end = match.span(group)
-                if group == "val" and value.startswith("-"):
-                    continue  # the next flag: no value given
-                if _VARIABLE_RE.match(value) or _overlaps(taken, start, end):
-                    continue
-                if _acceptable_password(value, strength="weak", quoted=group != "val"):
-                    yield "cli_password", start, end, 66
+        matches = [match for flag_re in _FLAG_RES[key] for match in flag_re.finditer(text, command.end(), line_end)]
+        if key in _FIRST_WITH and _FIRST_WITH[key].lower() in text[command.end():line_end].lower():
+            first = _FIRST_RE.match(text, command.end(), line_end)
+            matches += [first] if first is not None else []
+        for match in matches:
+            group = next(g for g in ("sq", "dq", "val") if match.group(g) is not None)
+            value = match.group(group)
+            start, end = match.span(group)
+            if group == "val" and value.startswith("-"):
+                continue  # the next flag: no value given
+            if _VARIABLE_RE.match(value) or _overlaps(taken, start, end):
+                continue
+            if _acceptable_password(value, strength="weak", quoted=group != "val"):
+                yield "cli_password", start, end, 66

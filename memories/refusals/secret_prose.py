@@ -182,6 +182,11 @@ def _tail_value(match: re.Match) -> tuple[str, int, int, bool]:
     return value, start, start + len(value), False
 
 
+# A PowerShell cmdlet (Verb-Noun) called with arguments: the value is the command's result.
+_CMDLET_CALL_RE = _compile(r"[A-Z][a-z]+(?:To|From)?-[A-Z][A-Za-z]+")
+_ARGUMENTS_AFTER_RE = _compile(r"[ \t]+(?:-[A-Za-z]|\$|\|)")
+
+
 def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     position = 0
     while True:
@@ -213,6 +218,8 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         # A bare "pass" / "pw" is often not about passwords ("tests pass: 42"); "db_pass" is.
         ambiguous = keyword.lower() in _AMBIGUOUS_PASSWORD_WORDS
         strength = "weak" if assignment and not ambiguous else "strong"
+        if not quoted and _CMDLET_CALL_RE.fullmatch(value) and _ARGUMENTS_AFTER_RE.match(text, end):
+            continue  # "$password = Read-Host -AsSecureString": a PowerShell command's result
         if _acceptable_password(value, strength=strength, quoted=quoted):
             position = max(position, end)
             yield "password_in_prose", start, end, 70
@@ -227,7 +234,8 @@ _USER_WORD_RE = _compile(
 _USER_PASSWORD_TAIL_RE = _compile(
     r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"
     r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_@+][A-Za-z0-9_.@+\-]{1,63})"
-    r"(?:\s*/\s*|\s*:\s*(?=\S*[0-9!@#$%^&*])"
+    # "admin / …"; "admin: …", "admin, …", "etl | …" when a digit or a symbol follows
+    r"(?:\s*/\s*|\s*[:,|]\s*(?=\S*[0-9!@#$%^&*])"
     r"|\s*,?\s+(?:and\s+|with\s+)?(?P<pw>password|passwort|pass|pwd|pw|mot\s+de\s+passe|"
     r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*"
     # "u: admin p: …": the letters alone, each with its colon
