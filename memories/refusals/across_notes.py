@@ -5,6 +5,8 @@ format ("ghp_…" + the rest).
 ``find_split_secrets`` is pure: it joins each token-shaped run of the earlier values with each
 run of the new value (both orders) and asks the format rules (not the prose or random-string
 rules: two ids side by side look random too) whether a secret crosses the join.
+A wallet's recovery phrase split over notes (six words here, six there) is found the same way,
+each earlier text joined whole with the new one (``find_seed_phrases``).
 ``inspect_across_notes`` reads the earlier values: what this turn saved before in the same scope
 (layer), and the versions this key had there, from the notes and their change rows (R-MANAGE-3).
 """
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memories.refusals.gate import Findings
+from memories.refusals.secret_seeds import find_seed_phrases
 from memories.refusals.secrets import find_secret_formats
 
 __all__ = ["SplitSecret", "find_split_secrets", "inspect_across_notes"]
@@ -48,6 +51,26 @@ def _runs(text: str) -> list[tuple[int, int, str]]:
 
 def find_split_secrets(earlier: Sequence[str], value: str) -> list[SplitSecret]:
     """Secrets of a known format that a run of ``value`` forms with a run of an earlier text."""
+    return _split_tokens(earlier, value) + _split_phrases(earlier, value)
+
+
+def _split_phrases(earlier: Sequence[str], value: str) -> list[SplitSecret]:
+    """Recovery phrases whose words start in one text and end in the other."""
+    found = []
+    for text in earlier[:_MAX_EARLIER]:
+        if text == value:
+            continue
+        for first, second, value_first in ((text, value, False), (value, text, True)):
+            joined = f"{first}\n{second}"
+            join = len(first)
+            for kind, start, end, _ in find_seed_phrases(joined, joined.lower(), []):
+                if start < join < end:
+                    part = (start, join) if value_first else (0, end - join - 1)
+                    found.append(SplitSecret(kind, *part))
+    return found[:1]
+
+
+def _split_tokens(earlier: Sequence[str], value: str) -> list[SplitSecret]:
     new_runs = _runs(value)
     if not new_runs:
         return []

@@ -85,3 +85,16 @@ def test_another_turns_half_does_not_count(owner, eu_ws):
     two = start_turn(client, eu_ws)
     response = tool_save(client, eu_ws, two["id"], key="b.part", value=f"second {SECOND}")
     assert response.status_code == 201, response.json()
+
+
+def test_a_recovery_phrase_split_over_two_saves_of_one_turn_is_refused(owner, eu_ws):
+    words = "army van defense carry jealous true garbage claim echo media make crunch".split()
+    client = token_client(owner)
+    turn = start_turn(client, eu_ws)
+    first = tool_save(client, eu_ws, turn["id"], key="wallet.part1", value="wallet words, part one: " + " ".join(words[:6]))
+    assert first.status_code == 201, first.json()
+    second = tool_save(client, eu_ws, turn["id"], key="wallet.part2", value=" ".join(words[6:]))
+    body = second.json()
+    assert second.status_code == 400 and body["code"] == "secret_across_notes", body
+    assert body["secrets"][0]["kind"] == "seed_phrase"
+    assert not notes(eu_ws).filter(key="wallet.part2").exists()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from memories.refusals.across_notes import find_split_secrets
 from memories.refusals.secrets import find_secrets
 
 
@@ -77,3 +78,20 @@ def test_a_2fa_seed_is_refused(text):
 ], ids=lambda text: text[:30])
 def test_talk_about_passwords_prose_and_random_seeds_are_not_refused(text):
     assert find_secrets(text) == []
+
+
+WORDS = "army van defense carry jealous true garbage claim echo media make crunch".split()
+
+
+def test_a_recovery_phrase_split_over_two_notes_is_found_in_either_order():
+    first = "wallet words part one: " + " ".join(WORDS[:6])
+    second = " ".join(WORDS[6:]) + " (part two)"
+    assert not find_secrets(first) and not find_secrets(second)  # each half alone holds nothing
+    [found] = find_split_secrets([first], second)
+    assert found.kind == "seed_phrase" and second[found.start:found.end] == " ".join(WORDS[6:])
+    [found] = find_split_secrets([second], first)
+    assert first[found.start:found.end] == " ".join(WORDS[:6])
+
+
+def test_six_such_words_beside_an_unrelated_note_are_no_phrase():
+    assert find_split_secrets(["the quarterly report is ready"], " ".join(WORDS[:6])) == []
