@@ -1,11 +1,11 @@
 """Issue 18: the person detector on a data team's ordinary notes (SPEC R-SAVE-3b measures its
 false alarms on technical text). tests/data/people_data_team_notes.txt holds 148 such notes,
 written here to try the detector (so they are tuning data, not an outside measurement): tools,
-teams, places, brands and methods named after people (232 now; 35 of them added after 2f54a2e). Before the rules they motivated
+teams, places, brands and methods named after people (267 now; 35 of them added after 2f54a2e, 35 after 00d70dd). Before the rules they motivated
 (brands named after people, "the Wilson score interval", "a Holt-Winters model"), 11 of the
 first 148 were held (commit 0dd02fb); of the 49 methods and laws added after ("Dijkstra's
 algorithm", "Huber loss", "Mann-Whitney U test"), 12 were held on 25f7cbc. Now one that asks an
-AI agent by its name as a person is asked, and six known false holds.
+AI agent by its name as a person is asked, and nine known false holds.
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ HELD_ON_PURPOSE = {"Ask Devin to open a PR only for the lint fixes."}
 # added after 2f54a2e: 9 of them were held then, 4 now).
 KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here.", "Murphy's law hit the release again.",
                      "Lloyd's algorithm for k-means.", "Euler's number is in the constants file.",
-                     "Levi's jeans sell best in Texas.", "Harley-Davidson sales are seasonal."}
+                     "Levi's jeans sell best in Texas.", "Harley-Davidson sales are seasonal.",
+                     # Firms named like a person, with no firm's word (of 35 notes added after
+                     # 00d70dd, 6 held then: these 3 now).
+                     "Harvey Nichols is a wholesale client.", "Baker Hughes rig counts arrive weekly.",
+                     "Martin Marietta is in the materials sector."}
 
 
 def _notes() -> list[str]:
@@ -35,7 +39,7 @@ def _notes() -> list[str]:
 
 def test_the_data_team_notes_are_many_and_distinct():
     notes = _notes()
-    assert len(notes) >= 230 and len(set(notes)) == len(notes)
+    assert len(notes) >= 265 and len(set(notes)) == len(notes)
 
 
 @pytest.mark.parametrize("note", _notes())

@@ -32,10 +32,12 @@ FROZEN = [
     # then "monte carlo" (a method named after a place).
     ("memories.refusals.people_words", "_TECH_PHRASES", 111,
      "c44fa666505e5eab795a48ab0f0f808cace06d1740212cd96896e675ad86687c"),
-    ("memories.refusals.people_words", "_PLACES", 253,
-     "8875a663dce929f4d6739dd2650ffdb5b2b331d105b6c1cb5c35e1ea4b676c2d"),
-    ("memories.refusals.people_words", "_CALENDAR", 43,
-     "bee0bc0ec9a140863ed8d6c293177a1bea440bdf0704b417acc644d7ba495da2"),
+    # 253, then "siena" (a data team's note, issue 18).
+    ("memories.refusals.people_words", "_PLACES", 254,
+     "a5058aecd5b9ea592863bc92f2618966f58f0eccb2950dba193fb887c6c4938d"),
+    # 43, then the North American time zones ("6pm Mountain time", issue 18).
+    ("memories.refusals.people_words", "_CALENDAR", 47,
+     "0b3a03a7d788d0a91723898454746208b9ae191cccba139b038107b71a2837a3"),
     ("memories.refusals.people_words", "_GROUPS", 101,
      "b0b59f5e0e3272e22891dadfc6973e2ac5390823f1aaf8a251d9869b41f550a0"),
     # 135, then English contractions ("i'm", "i'd"), read as names in WNUT 2017's casual text.
