@@ -26,8 +26,9 @@ import binascii
 import html
 import re
 import unicodedata
-from dataclasses import dataclass
 
+from memories.refusals.normalise_code import char_codes, joined_literals
+from memories.refusals.view import View
 from memories.refusals.wordlists import table
 
 __all__ = ["View", "decode_base64_text", "views"]
@@ -63,41 +64,11 @@ _ASCII_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "
 _ESCAPE_RE = re.compile(r"\\+(?:u(?P<u>[0-9A-Fa-f]{4})|x(?P<x>[0-9A-Fa-f]{2})|(?P<c>[\"'/nt]))"
                         r"|&(?:#(?P<dec>\d{2,7})|#[xX](?P<hex>[0-9A-Fa-f]{2,6})|(?P<name>[A-Za-z]{2,8}));")
 _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
-# String literals joined in code: "+" (JS, Java, Go, C#), "." (PHP, Perl), ".." (Lua), "||"
-# (SQL), "&" (VB), nothing (shell's "a""b"), or a line break (Python's and C's literals).
-_LITERAL = r"([\"'`])((?:(?!\1)[^\\\n]|\\.){0,200})\1"
-_LITERAL_RE = re.compile(_LITERAL)
-_JOIN_RE = re.compile(r"\s*(?:\+|\.{1,2}|\|\||&)?\s*")
-# Two literals with an operator or a line break between them, or two double-quoted ones side by
-# side ("a""b"; two single quotes side by side are SQL's escaped quote).
-_JOINED_LITERALS_HINT_RE = re.compile(
-    r"[\"'`](?:[ \t]*(?:\+|\.{1,2}|\|\||&)\s*|[ \t]*\r?\n\s*)[\"'`]|[^\s\"]\"\"[^\s\"]")
-# A call that joins its literals whatever separates them in the source: "[…].join('')",
-# "''.join([…])", "CONCAT(…)", "implode('', […])", "strings.Join(…)", "String.join(…)".
-_JOIN_CALL_RE = re.compile(r"(?i)\b(?:join|concat|concat_ws|implode)\s*\(")
-_COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
-# Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
-_CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
-                            r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])(?![\w.])")
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
 
 
-@dataclass(frozen=True)
-class View:
-    """Another reading of a text. ``places[i]`` is the original (start, end) of ``text[i]``.
-
-    ``formats_only``: only a finding of a format with a shape of its own counts in this view
-    (prose and random-string rules are for text as people write it, not for re-joined runs).
-    """
-
-    text: str
-    places: tuple[tuple[int, int], ...]
-    formats_only: bool = False
-
-    def original(self, start: int, end: int) -> tuple[int, int]:
-        return self.places[start][0], self.places[end - 1][1]
 
 
 def _word_pieces(chars: str) -> list[str] | None:
@@ -280,67 +251,6 @@ def _unescaped(text: str) -> View | None:
     return View("".join(out), tuple(places))
 
 
-def _joined_literals(text: str, *, in_call: bool = False) -> View | None:
-    """String literals joined in code read as the one string they make: "token = 'ghp_' +
-    'R8x2…'" reads "token = 'ghp_R8x2…'". None when no two literals are joined.
-
-    ``in_call``: the text calls a join ("[…].join('')", "CONCAT(…)"), so a comma between
-    literals joins them too; such a view counts only findings of a format of its own (any two
-    arguments side by side would otherwise make a random-looking string)."""
-    if in_call:
-        if _JOIN_CALL_RE.search(text) is None:
-            return None
-    elif _JOINED_LITERALS_HINT_RE.search(text) is None:
-        return None
-    join_re = _COMMA_JOIN_RE if in_call else _JOIN_RE
-    out: list[str] = []
-    places: list[tuple[int, int]] = []
-    position = 0
-    joined_any = False
-    search_from = 0
-    while (first := _LITERAL_RE.search(text, search_from)) is not None:
-        parts = [first]
-        while True:
-            join = join_re.match(text, parts[-1].end())
-            following = _LITERAL_RE.match(text, join.end())
-            spaces_only = not join.group().strip()
-            # Space alone joins literals only across lines (Python, C); on one line it
-            # separates a shell's arguments ('--user "$1:$2" "$3"').
-            if following is None or (spaces_only and join.group() and "\n" not in join.group()):
-                break
-            parts.append(following)
-        search_from = parts[-1].end()
-        if len(parts) < 2:
-            search_from = first.end() - 1 if first.end() - first.start() > 2 else first.end()
-            continue
-        joined_any = True
-        out.append(text[position: first.start() + 1])  # up to the first opening quote
-        places.extend((i, i + 1) for i in range(position, first.start() + 1))
-        for part in parts:
-            out.append(part.group(2))
-            places.extend((i, i + 1) for i in range(part.start(2), part.end(2)))
-        out.append(first.group(1))
-        places.append((parts[-1].end() - 1, parts[-1].end()))
-        position = parts[-1].end()
-    if not joined_any:
-        return None
-    out.append(text[position:])
-    places.extend((i, i + 1) for i in range(position, len(text)))
-    return View("".join(out), tuple(places), formats_only=in_call)
-
-
-def _char_codes(text: str) -> list[View]:
-    """Twelve or more character codes in a row (printable ASCII, in decimal), each run read as
-    the text it spells; every character of it stands for the whole run."""
-    if "," not in text and "chr(" not in text:
-        return []
-    result = []
-    for run in _CHAR_CODES_RE.finditer(text):
-        decoded = "".join(chr(int(code)) for code in re.findall(r"\d+", run.group()))
-        result.append(View(decoded, (run.span(),) * len(decoded)))
-    return result
-
-
 def _ascii_quoted(text: str) -> View | None:
     """Typographic quotes as ASCII ones, so "‘password’: ‘Xk9#…’" reads as code quotes it;
     None when the text has none. One character for one: the places are the text's own."""
@@ -441,8 +351,8 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(percent)
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
-    result += _char_codes(text)
-    for reading in (_ascii_quoted(text), _joined_literals(text), _joined_literals(text, in_call=True)):
+    result += char_codes(text)
+    for reading in (_ascii_quoted(text), joined_literals(text), joined_literals(text, in_call=True)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
     unescaped = _unescaped(text)

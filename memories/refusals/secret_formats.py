@@ -173,7 +173,7 @@ _REGEX_RULES: tuple[_Rule, ...] = tuple(
     + [_JWT_RULE, _PRIVATE_KEY_RULE, _CREDENTIAL_URL_RULE, _ADO_RULE]
 )
 # Kinds with a shape of their own: found in a re-joined or decoded reading of a note, they count
-# (a random-looking string or a prose rule does not; see normalise.View.formats_only).
+# (a random-looking string or a prose rule does not; see view.View.formats_only).
 FORMAT_KINDS = frozenset(
     {rule.kind for rule in _REGEX_RULES} | {"basic_auth_url", "connection_string", "card_number"}
 )

@@ -155,7 +155,7 @@ def _webhook_path_is_key(match: re.Match, text: str) -> bool:
 
 
 # Rules that are no vendor's format: where a random path says "key" by itself (the UUID layout of
-# random text is checked on the random-string candidates, secret_context._find_high_entropy).
+# random text is checked on the random-string candidates, secret_random._find_high_entropy).
 SHAPE_RULES: list[_Rule] = [
     # An incoming webhook's address is its credential: whoever has it can post (Slack, Teams and
     # Discord have formats above; every other service's hooks look like this one).

@@ -36,8 +36,10 @@ reported at the original characters.
 The rules live in modules by meaning: ``secret_values`` (is this value key material?),
 ``secret_formats`` (one regex, one kind; the rule type in ``secret_rules``, vendors' formats in
 ``secret_vendors`` and ``data/secret_prefixed_formats.txt``), ``secret_prose`` (passwords in
-sentences),
-``secret_context`` (headers, assignments, random strings and the words around them),
+sentences), ``secret_bare`` (passwords with no label word next to them, passphrases),
+``secret_seeds`` (wallet recovery phrases), ``secret_cli`` (command-line password flags),
+``secret_context`` (headers and assignments), ``secret_random`` (random strings and the words
+around them),
 ``secret_assignments`` (a quoted phrase assigned to a credential name), ``secret_urls``
 (credential URLs and connection strings, and which URL passwords are placeholders),
 ``secret_code`` (a literal compared with or passed to a credential name), ``secret_manifests``
@@ -59,16 +61,12 @@ from memories.refusals.secret_assignments import find_quoted_phrase_assignments
 from memories.refusals.secret_bare import _find_bare_passwords, _find_value_first_passwords
 from memories.refusals.secret_cli import find_cli_passwords
 from memories.refusals.secret_code import find_code_literals
-from memories.refusals.secret_context import (
-    _TOKEN_RUN_RE,
-    _find_auth_headers,
-    _find_generic_assignments,
-    _find_high_entropy,
-)
+from memories.refusals.secret_context import _find_auth_headers, _find_generic_assignments
 from memories.refusals.secret_formats import FORMAT_KINDS, Candidate, _regex_candidates
 from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
 from memories.refusals.secret_prose import _find_prose_passwords, _find_user_password_pairs
+from memories.refusals.secret_random import _TOKEN_RUN_RE, _find_high_entropy
 from memories.refusals.secret_seeds import find_seed_phrases
 from memories.refusals.secret_values import (  # noqa: F401 - tests pin these to detect-secrets
     _BASE64_ENTROPY,

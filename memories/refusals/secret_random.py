@@ -1,0 +1,185 @@
+"""Random-looking strings with no keyword at all (R-SAVE-2): the words around a string decide (a
+commit SHA, a document id or a run's id is not a credential; a string a credential word names
+is). Split from secret_context.py, which finds secrets by the words next to them.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterator
+
+from memories.refusals.normalise import decode_base64_text
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_values import (
+    _BASE64_ENTROPY,
+    _HEX_RE,
+    UUID_LAYOUT_RE,
+    _base64_entropy,
+    _compile,
+    _looks_random,
+    random_in_uuid_layout,
+)
+
+# ============================================================================================
+# Free-standing random strings
+# ============================================================================================
+
+_TOKEN_RUN_RE = _compile(r"[A-Za-z0-9+/=_\-]{12,}")
+_CANDIDATE_TOKEN_RE = _compile(
+    # After "name=" too: "=" inside a base64 run is only padding, so one "=" after a word
+    # ends an assignment's name ("confluence_a=NTk3…"), not a run.
+    r"(?<![A-Za-z0-9+/_\-.])(?<![^A-Za-z0-9_]=)(?<!^=)[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/=_\-])"
+)
+# Words that say "the next string is an id or a digest", not a credential.
+_ID_CONTEXT_WORDS = frozenset(
+    """
+    commit commits committed sha sha1 sha256 sha512 sha-1 sha-256 hash hashes revision rev
+    checksum digest md5 etag fingerprint trace span request correlation oid build blob tree
+    merge cherry-pick cherry-picked cherrypick revert reverted git head tag image layer ref diff
+    patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
+    file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
+    cursor cursors paging pagination continuation
+    """.split()
+)
+# Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.
+_HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
+    """
+    page record row block item issue ticket order invoice database workspace project table
+    column object node entity expected got mismatch matches sum sums tx txid txn transaction
+    address contract wallet
+    """.split()
+)
+# Hex ids of what runs and happens ("Sentry event 3f2c…", "job 3f2c… failed"): for a free-standing
+# run only, not when a credential's name is there too.
+_RUN_ID_WORDS = frozenset("event events incident run job execution task".split())
+_CONTEXT_WORD_RE = _compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_URL_IN_WINDOW_RE = _compile(r"\S*://\S*")
+_DIGEST_PREFIX_RE = _compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)[-:]")
+# Certificates and public keys are meant to be shared; their base64 bodies are not secrets.
+_PUBLIC_BLOCK_RE = _compile(
+    r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|X509 CRL|CERTIFICATE REQUEST|"
+    r"NEW CERTIFICATE REQUEST|PGP PUBLIC KEY BLOCK|PGP SIGNATURE|PKCS7)-----[\s\S]*?"
+    r"(?:-----END [A-Z0-9 ]+-----|\Z)"
+)
+
+
+def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since: int = 0,
+                         named: bool = False) -> bool:
+    """Whether a word before ``position`` (from ``since`` on) says the next string is an id.
+    Words inside a URL are part of an address ("https://git.example.com/projects/…"), not
+    words that name the string. ``named``: a credential's name is there too ("event webhook
+    api key: …"), so only the words that outweigh it count ("commit secret: 9fceb02…")."""
+    window = lowered[max(since, position - (100 if hex_value else 60)): position]
+    if "://" in window:
+        window = _URL_IN_WINDOW_RE.sub(" ", window)
+    words = _HEX_ID_CONTEXT_WORDS if hex_value else _ID_CONTEXT_WORDS
+    if hex_value and not named:
+        words = words | _RUN_ID_WORDS
+    return any(word in words for word in _CONTEXT_WORD_RE.findall(window))
+
+
+def _is_dashless_uuid(token: str) -> bool:
+    """32 hex digits laid out as an RFC 4122 UUID (version nibble 1-5, variant 8-b)."""
+    return len(token) == 32 and token[12] in "12345" and token[16].lower() in "89ab"
+
+
+def _is_der_certificate(token: str) -> bool:
+    """The first base64 line of an X.509 certificate: SEQUENCE { SEQUENCE (tbsCertificate) ...
+    A private key starts SEQUENCE { INTEGER 0 ... } instead, and stays flagged."""
+    try:
+        head = base64.b64decode(token[:16] + "=" * (-len(token[:16]) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return len(head) >= 6 and head[0] == 0x30 and head[1] == 0x82 and head[4] == 0x30
+
+
+def _is_ssh_public_key(token: str) -> bool:
+    """"AAAAC3NzaC1lZDI1NTE5...": SSH wire format, a length then "ssh-ed25519" / "ecdsa-..."."""
+    try:
+        head = base64.b64decode(token[:32])
+    except (binascii.Error, ValueError):
+        return False
+    return head[:3] == b"\x00\x00\x00" and head[4:].startswith((b"ssh-", b"ecdsa-", b"sk-"))
+
+
+# A git object name is 40 hex digits (SHA-1). Notes of a data team quote them all the time
+# ("release v7.7 is tagged at ..."), so one is a secret only when the words around it say so.
+_GIT_SHA_LENGTH = 40
+_CREDENTIAL_CONTEXT_RE = _compile(
+    r"(?<![a-z])(?:key|keys|token|tokens|secret|secrets|password|passwd|pwd|passphrase|apikey|"
+    r"api-key|api_key|credential|credentials|creds|bearer|auth)(?![a-z])"
+)
+# Field names in decoded JSON that say its values are credentials.
+_SECRET_FIELD_RE = _compile(
+    r"(?i)[\"'][\w\-]*(?:pass|secret|token|api[_\-]?key|private|credential|auth|pwd)[\w\-]*"
+    r"[\"']\s*:\s*[\"']?[^\s\"',}]"
+)
+
+
+def _credential_words_near(lowered: str, start: int, end: int) -> bool:
+    window = lowered[max(0, start - 60): start] + " " + lowered[end: end + 30]
+    return _CREDENTIAL_CONTEXT_RE.search(window) is not None
+
+
+# Decoded text with a structure of its own: JSON, XML / HTML, several lines, a URL or path,
+# "key=value&..." or "key: value" pairs.
+_STRUCTURED_TEXT_RE = _compile(
+    r"^\s*[\[{<]|\n|://|^/[\w.\-]+/|[\w\-]=[^=\s]*[&;,]\s*[\w\-]+=|^[\w\-]+:\s"
+)
+
+
+def _encodes_plain_text(token: str) -> bool:
+    """base64 of structured readable data with no credential field ("eyJ1c2VyIjog..." =
+    '{"user": ...'): the encoding is not key material; the decoded text is scanned as a reading
+    of its own (memories.refusals.normalise), where a key inside it is still found.
+
+    One line of free text under base64 ("c3VwZXIgbG9uZyBzdHJpbmcg..." = "super long string ...")
+    is not skipped: nobody base64s a sentence to share it; that is how a passphrase or a
+    Kubernetes Secret's value is written. It is judged as detect-secrets judges any base64
+    string, at the library's default entropy limit (4.5) without the allowance shorter random
+    runs get here: base64 of a few words ("super secret value") stays below it."""
+    decoded = decode_base64_text(token)
+    if decoded is None or _SECRET_FIELD_RE.search(decoded) is not None:
+        return False
+    if _STRUCTURED_TEXT_RE.search(decoded) is not None:
+        return True
+    return _base64_entropy(token) < _BASE64_ENTROPY.entropy_limit
+
+
+def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    public_blocks = (
+        [m.span() for m in _PUBLIC_BLOCK_RE.finditer(text)] if "-----BEGIN" in text else []
+    )
+    for match in _CANDIDATE_TOKEN_RE.finditer(text):
+        token = match.group()
+        start, end = match.span()
+        if _overlaps(taken, start, end):
+            continue  # a more specific rule already holds this token
+        shaped = UUID_LAYOUT_RE.search(token) if token.count("-") >= 4 else None
+        if shaped is not None and random_in_uuid_layout(shaped.group()):
+            yield "uuid_shaped_key", start + shaped.start(), start + shaped.end(), 78
+            continue
+        if token[:2] in ("0x", "0X") and len(token) >= 34 and _HEX_RE.fullmatch(token, 2):
+            token, start = token[2:], start + 2  # "0x…": a hex number (an Ethereum key is 0x + 64)
+        is_hex = _HEX_RE.fullmatch(token) is not None
+        chunk = text[max(text.rfind(space, 0, start) for space in " \t\n") + 1: end]  # its word
+        if "://" in chunk or "@" in chunk or "\\" in chunk or "base64," in chunk:
+            continue  # inside a URL / path / e-mail: document ids, not credentials
+        if _DIGEST_PREFIX_RE.match(token) or _context_names_an_id(lowered, start, hex_value=is_hex):
+            continue  # "sha384-...", "commit 9fceb02...", "request id ..."
+        if not _looks_random(token, with_keyword=False):
+            continue
+        if is_hex and _is_dashless_uuid(token):
+            continue
+        if (is_hex and len(token) == _GIT_SHA_LENGTH
+                and not _credential_words_near(lowered, start, end)):
+            continue  # a commit / tag / object name
+        if not is_hex and _encodes_plain_text(token):
+            continue
+        if token.startswith("MII") and _is_der_certificate(token):
+            continue
+        if token.startswith("AAAA") and _is_ssh_public_key(token):
+            continue  # public keys are meant to be shared
+        if any(b_start <= start and end <= b_end for b_start, b_end in public_blocks):
+            continue
+        yield ("hex_high_entropy" if is_hex else "base64_high_entropy"), start, end, 30
