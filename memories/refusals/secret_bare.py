@@ -79,20 +79,24 @@ def _password_shaped(value: str, *, quoted: bool) -> bool:
     return True
 
 
+def _bare_value(match: re.Match, taken: Spans) -> Iterator[Candidate]:
+    """The value a tail pattern matched, when it is shaped like a password (an unquoted one
+    without the sentence's closing punctuation)."""
+    value, start, end, quoted = _tail_value(match)
+    if not quoted:
+        value = value.rstrip(".,;:!?)")
+        end = start + len(value)
+    if not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted):
+        yield "password_in_prose", start, end, 66
+
+
 def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     for finder, tail in ((_SET_TO_RE, _SET_TO_TAIL_RE), (_USE_RE, _USE_TAIL_RE),
                          (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE)):
         for core in finder.finditer(lowered):
             match = tail.match(text, core.end())
-            if match is None:
-                continue
-            value, start, end, quoted = _tail_value(match)
-            if not quoted:
-                value = value.rstrip(".,;:!?)")
-                end = start + len(value)
-            if _overlaps(taken, start, end) or not _password_shaped(value, quoted=quoted):
-                continue
-            yield "password_in_prose", start, end, 66
+            if match is not None:
+                yield from _bare_value(match, taken)
 
 
 # --- The value first, "the new one", a passphrase of words --------------------------------
@@ -132,14 +136,8 @@ def _find_value_first_passwords(text: str, lowered: str, taken: Spans) -> Iterat
         if _PASSWORD_BEFORE_RE.search(lowered, max(0, core.start() - 80), core.start()) is None:
             continue
         match = _NEW_ONE_TAIL_RE.match(text, core.end())
-        if match is None:
-            continue
-        value, start, end, quoted = _tail_value(match)
-        if not quoted:
-            value = value.rstrip(".,;:!?)")
-            end = start + len(value)
-        if not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted):
-            yield "password_in_prose", start, end, 66
+        if match is not None:
+            yield from _bare_value(match, taken)
 
 
 def _passphrases(lowered: str, taken: Spans) -> Iterator[Candidate]:

@@ -11,32 +11,16 @@ measurement).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from memories.refusals.people import find_person_mentions
+from tests.memories.outside_people_sets import DATA, figures, load
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 HELD = DATA / "outside" / "people" / "gum.jsonl"
 TUNING = DATA / "people_tuning_from_gum.jsonl"
 
 
-def _load(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def _figures(rows: list[dict]) -> tuple[float, float]:
-    named = [r for r in rows if r["label"] == "names_person_other"]
-    benign = [r for r in rows if r["label"] == "benign"]
-    held = sum(bool(find_person_mentions(r["value"])) for r in named) / len(named)
-    false = sum(bool(find_person_mentions(r["value"])) for r in benign) / len(benign)
-    return held, false
-
-
 def test_the_two_halves_are_big_labelled_and_apart():
-    held, tuning = _load(HELD), _load(TUNING)
+    held, tuning = load(HELD), load(TUNING)
     for rows in (held, tuning):
         assert {r["label"] for r in rows} == {"names_person_other", "benign"}
         assert sum(r["label"] == "names_person_other" for r in rows) >= 200
@@ -55,7 +39,7 @@ def test_the_two_halves_are_big_labelled_and_apart():
     (TUNING, 0.872, 0.012),
 ], ids=["held-half", "tuning-half"])
 def test_the_gum_figures_do_not_fall(path, held_floor, false_ceiling, capsys):
-    held, false = _figures(_load(path))
+    held, false = figures(load(path))
     with capsys.disabled():
         print(f"\n{path.name}: other people held {held:.4f}, false holds {false:.4f}")
     assert held >= held_floor
