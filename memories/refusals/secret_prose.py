@@ -220,6 +220,8 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         strength = "weak" if assignment and not ambiguous else "strong"
         if not quoted and _CMDLET_CALL_RE.fullmatch(value) and _ARGUMENTS_AFTER_RE.match(text, end):
             continue  # "$password = Read-Host -AsSecureString": a PowerShell command's result
+        if ambiguous and not separator(match) and not quoted and value[:1] in "?&<":
+            continue  # "pass ?token=… on each call": the verb, then a query string or a template
         if _acceptable_password(value, strength=strength, quoted=quoted):
             position = max(position, end)
             yield "password_in_prose", start, end, 70

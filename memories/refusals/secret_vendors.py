@@ -81,6 +81,10 @@ VENDOR_RULES: list[_Rule] = [
             ("sharedaccesskey=",), group=1, priority=92),
     _vendor("azure_sas_token", r"[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", ("sig=",),
             group=1),
+    # A signed URL is a bearer credential while it lasts: CloudFront's "Signature=", GCS's and
+    # S3's "X-Goog-Signature=" / "X-Amz-Signature=" (hex), whatever the host.
+    _vendor("signed_url", r"[?&;](?:Signature|X-Goog-Signature|X-Amz-Signature)=([A-Za-z0-9%~_\-+/]{40,}={0,2})",
+            ("signature=",), group=1),
     _vendor("vault_token", r"hv[sbr]\.[A-Za-z0-9_\-]{24,}", ("hvs.", "hvb.", "hvr."),
             accept=_bounded_left),
     _vendor("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", ("shp",)),
