@@ -25,9 +25,10 @@ FROZEN = [
      "55da809e40fe3a5a1e12548460bc0238ffe819d737130367236806d79b5f13e5"),
     ("memories.refusals.people_words", "_AMBIGUOUS_EXTRA", 184,
      "a24b8e7cccf3e01fc2f0dadcec0537b4fa8437ea38337187d51992079deaf44f"),
-    # Irish-named firms (mckinsey, mcafee) for issue 18
-    ("memories.refusals.people_words", "_TECH", 524,
-     "ffe7d1972189d5f905e9d32156cbd5fabfc8517cc2ff5de03563583dc79b0fa2"),
+    # Irish-named firms (mckinsey, mcafee) for issue 18; then brands that are surnames (mclaren,
+    # prada, armani, renault, ferrero, nordstrom), found probing a data team's notes
+    ("memories.refusals.people_words", "_TECH", 530,
+     "acf2f46dd446a109a9db58e7d03c836d97420967f8c0bb39cffe65a6fd4b2414"),
     # 100 when moved out of the code; brands named after people added for issue 18 ("dr pepper"),
     # then "monte carlo" (a method named after a place).
     ("memories.refusals.people_words", "_TECH_PHRASES", 111,
