@@ -1,4 +1,5 @@
-"""R-REGION-1: a cloud workspace's data lives only in its region's database and bucket.
+"""R-REGION-1: a cloud workspace's data lives only in its region's database and bucket; R-REGION-2:
+control data lives only in the control database.
 
 A realistic workload runs for an ``eu`` workspace and a ``us`` workspace through the API (tables
 and records, turns and reads, saves, holds, keeps, edits, deletes, a search, an export). Then
@@ -15,12 +16,15 @@ import zipfile
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.db import connections
 
 from appenda.storage import store_for_region
+from memories.models import Note
 from tests.factories import ALL_DATABASES, make_workspace, token_client, url
 from tests.memories.helpers import keep_seen, person_save, start_turn, tool_save, tool_search
 from tests.regions.helpers import export_via_api
+from workspaces.models import Membership, Workspace
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
@@ -135,3 +139,22 @@ def test_R_REGION_1_the_control_database_holds_no_region_table(db):
     with connection.cursor() as cursor:
         tables = connection.introspection.table_names(cursor)
     assert not [t for t in tables if t.startswith(("memories_", "tables_"))]
+
+
+def test_R_REGION_2_control_data_lives_in_the_control_database_and_regions_refer_to_it_by_id(owner, eu_ws, us_ws):
+    control = ("auth_user", "workspaces_workspace", "workspaces_membership", "workspaces_bot",
+               "workspaces_instancerule", "workspaces_apitoken")
+    connection = connections["default"]
+    with connection.cursor() as cursor:
+        assert set(control) <= set(connection.introspection.table_names(cursor))
+    assert Workspace.objects.filter(pk=eu_ws.pk).exists() and Membership.objects.filter(workspace=eu_ws).exists()
+    for alias in settings.REGION_DB_ALIASES.values():
+        region = connections[alias]
+        with region.cursor() as cursor:
+            tables = region.introspection.table_names(cursor)
+            for table in control:
+                if table in tables:  # the schema may be migrated everywhere; the rows are not
+                    cursor.execute(f"SELECT count(*) FROM {region.ops.quote_name(table)}")
+                    assert cursor.fetchone()[0] == 0, f"{table} has rows in {alias}"
+    # Region rows hold the workspace's id, not a foreign key into another database.
+    assert not Note._meta.get_field("workspace_id").is_relation
