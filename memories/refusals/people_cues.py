@@ -188,6 +188,11 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
     return False
 
 
+def _nobodys_word(part: str) -> bool:
+    """A word of an address or a handle that names a tool, a role, a team or nothing at all."""
+    return part in _TECH or part in _EMAIL_ROLES or part in _GROUPS or part in _FUNCTION
+
+
 def _email_names_person(local: str, lex: _Lexicon) -> bool:
     """Does the local part of an email address hold a person's name?"""
     key = _key(local)
@@ -199,7 +204,7 @@ def _email_names_person(local: str, lex: _Lexicon) -> bool:
         return False
 
     def named(p: str) -> bool:
-        if p in _TECH or p in _EMAIL_ROLES or p in _GROUPS or p in _FUNCTION:
+        if _nobodys_word(p):
             return False
         return p in lex.first or p in lex.last or (p not in lex.english and _korean_given(p))
 
@@ -311,9 +316,8 @@ def _addressed_handle(text: str, start: int, end: int, handle: str, lex: _Lexico
     if "." in handle or text.startswith("(", end):
         return False
     parts = [part for part in re.split(r"[_\-]+", _CAMEL_HUMP_RE.sub("_", handle).lower()) if part]
-    return not any(part in lex.english or part in _GROUPS or part in _TECH or part in _EMAIL_ROLES
-                   or part in _FUNCTION or part in _HANDLE_SERVICES or part.endswith(("bot", "ops"))
-                   for part in parts)
+    return not any(part in lex.english or _nobodys_word(part) or part in _HANDLE_SERVICES
+                   or part.endswith(("bot", "ops")) for part in parts)
 
 
 # A first name and a surname joined by a dot or an underscore, as a login or a file name writes
