@@ -23,13 +23,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT / "tests" / "data" / "people_corpus.json"
-# (name, path) of the outside prose sets and their tuning halves (tests/data/outside/people/README.md).
-PROSE_SETS = (
-    ("GUM, held half", ROOT / "tests" / "data" / "outside" / "people" / "gum.jsonl"),
-    ("GUM, tuning half", ROOT / "tests" / "data" / "people_tuning_from_gum.jsonl"),
-    ("WNUT 2017, held half", ROOT / "tests" / "data" / "outside" / "people" / "wnut.jsonl"),
-    ("WNUT 2017, tuning half", ROOT / "tests" / "data" / "people_tuning_from_wnut.jsonl"),
-)
 # Targets of issue 18 on outside sets: other people held, false holds.
 HELD_TARGET = 0.95
 FALSE_HOLD_TARGET = 0.02
@@ -64,6 +57,7 @@ def _pct(values: list[float], p: float) -> float:
 
 
 def main() -> int:
+    from benchmarks.people_corpora import PROSE_SOURCES, prose_figures, prose_rows
     from memories.refusals import people
 
     people.load()
@@ -84,16 +78,13 @@ def main() -> int:
           f"(target p95 <= {NOTE_P95_MS} ms: {'met' if p95 <= NOTE_P95_MS else 'NOT met'})")
     print(f"1 KB note dense with names: CPU {min(batches):.3f} ms, best of 5 batches of 20 "
           f"(target <= {NOTE_P95_MS} ms: {'met' if min(batches) <= NOTE_P95_MS else 'NOT met'})")
-    for name, path in PROSE_SETS:
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        named = [r["value"] for r in rows if r["label"] == "names_person_other"]
-        benign = [r["value"] for r in rows if r["label"] == "benign"]
-        held = sum(bool(people.find_person_mentions(v)) for v in named)
-        false = sum(bool(people.find_person_mentions(v)) for v in benign)
-        met = held / len(named) >= HELD_TARGET and false / len(benign) <= FALSE_HOLD_TARGET
-        print(f"{name}: other people held {held / len(named):.1%} ({held}/{len(named)}), false holds "
-              f"{false / len(benign):.1%} ({false}/{len(benign)}) (targets {HELD_TARGET:.0%} / "
-              f"{FALSE_HOLD_TARGET:.0%}: {'met' if met else 'NOT met'})")
+    for source, held_path, tuning_path in PROSE_SOURCES:
+        for half, path in (("held half", held_path), ("tuning half", tuning_path)):
+            held, named, false, benign = prose_figures(prose_rows(path))
+            met = held / named >= HELD_TARGET and false / benign <= FALSE_HOLD_TARGET
+            print(f"{source}, {half}: other people held {held / named:.1%} ({held}/{named}), false holds "
+                  f"{false / benign:.1%} ({false}/{benign}) (targets {HELD_TARGET:.0%} / "
+                  f"{FALSE_HOLD_TARGET:.0%}: {'met' if met else 'NOT met'})")
     out = subprocess.run([sys.executable, "-c", LOAD_SCRIPT.format(repo=str(ROOT))], capture_output=True,
                          text=True, check=True, timeout=300).stdout.split()
     wall, load_cpu, grown = (float(x) for x in out)

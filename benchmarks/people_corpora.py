@@ -86,6 +86,28 @@ class Figures:
         ]
 
 
+# The outside prose sets and their tuning halves (tests/data/outside/people/README.md), measured
+# by the person detector alone: (name, held-back file, tuning file).
+PROSE_SOURCES = (
+    ("GUM", OUTSIDE / "gum.jsonl", ROOT / "tests" / "data" / "people_tuning_from_gum.jsonl"),
+    ("WNUT 2017", OUTSIDE / "wnut.jsonl", ROOT / "tests" / "data" / "people_tuning_from_wnut.jsonl"),
+)
+
+
+def prose_rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def prose_figures(rows: list[dict]) -> tuple[int, int, int, int]:
+    """(notes naming someone held, notes naming someone, benign notes held, benign notes)."""
+    from memories.refusals.people import find_person_mentions
+
+    named = [r["value"] for r in rows if r["label"] == "names_person_other"]
+    benign = [r["value"] for r in rows if r["label"] == "benign"]
+    return (sum(bool(find_person_mentions(v)) for v in named), len(named),
+            sum(bool(find_person_mentions(v)) for v in benign), len(benign))
+
+
 def tuning_corpus() -> Corpus:
     data = json.loads(TUNING.read_text(encoding="utf-8"))
     records = [{"name": p["full_name"], "email": p["email"], "phone": p["phone"], "customer_id": p["id"]}
