@@ -144,6 +144,19 @@ def _bitmap(index: WorkspaceIndex, visible: Visible, covered: int) -> np.ndarray
     return found[0]
 
 
+def _bitmap_of(index: WorkspaceIndex, rows: np.ndarray, covered: int) -> np.ndarray:
+    """These rows (ascending, visible) of the graph's first ``covered`` that have a vector, as
+    ``ann.bitmap`` packs them."""
+    allowed = np.zeros(covered, dtype=bool)
+    allowed[rows[:int(np.searchsorted(rows, covered))]] = True
+    return ann.bitmap(np.logical_and(allowed, index.has_vector[:covered], out=allowed))
+
+
+def _kth(scores: np.ndarray, limit: int) -> float:
+    """The ``limit``-th best of ``scores`` (-inf when there are fewer)."""
+    return float(np.partition(scores, len(scores) - limit)[len(scores) - limit]) if len(scores) >= limit else -np.inf
+
+
 def _sample(index: WorkspaceIndex, visible: Visible) -> tuple[np.ndarray, np.ndarray]:
     """``ann.SAMPLE`` evenly spaced readable rows (positions in ``visible.rows``) and their vectors
     in one block, kept on the mask: a gather of them would cost more than their product."""
@@ -198,11 +211,30 @@ def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: 
     def part(sims: np.ndarray) -> np.ndarray:
         return np.ones(len(sims)) if flat else (sims.astype(np.float64) - lo) * inv_span
 
+    def cap_part(cap: float) -> float:  # the semantic part of a cosine at most ``cap``
+        return 1.0 if flat else max(0.0, (cap - lo) * inv_span)
+
     scores = np.concatenate([ws * part(plain_sims), ws * part(seen_hit_sims) + seen_hit_lex * lex_scale])
-    kth = float(np.partition(scores, len(scores) - limit)[len(scores) - limit]) if len(scores) >= limit else -np.inf
+    kth = _kth(scores, limit)
     unseen_cap = float(near_sims.min()) if len(near) == k else lo
-    cap_part = ws * (1.0 if flat else max(0.0, (unseen_cap - lo) * inv_span))
-    more_at = position[words.rows_scaled_at_least(lex_scale, kth - cap_part)]
+    more = words.rows_scaled_at_least(lex_scale, kth - ws * cap_part(unseen_cap))
+    if len(more) > ann.WORDS_ASKED_ABOVE:
+        # Too many to score each: the nearest of them, from the graph, scored; the others have
+        # a cosine below the last of those, so only those whose words can make up for it remain.
+        nearest = graph.search(q, _bitmap_of(index, more, covered), k)
+        new_at = position[nearest]
+        new_at = new_at[(new_at >= 0) & ~_member(new_at, seen_at)]
+        new_sims = matrix[rows[new_at]] @ q
+        new_lex = words.at(rows[new_at])
+        seen_hit_at = np.concatenate([seen_hit_at, new_at])
+        seen_hit_lex = np.concatenate([seen_hit_lex, new_lex])
+        seen_hit_sims = np.concatenate([seen_hit_sims, new_sims])
+        scores = np.concatenate([scores, ws * part(new_sims) + new_lex * lex_scale])
+        kth = _kth(scores, limit)
+        nearest_cap = float((matrix[nearest] @ q).min()) if len(nearest) == k else lo
+        more = more[words.at(more) * lex_scale >= kth - ws * cap_part(nearest_cap)]
+        seen_at = np.sort(np.concatenate([seen_at, new_at]))
+    more_at = position[more]
     more_at = more_at[more_at >= 0]  # a row without a vector is ranked by its words (``rank``)
     more_at = more_at[~_member(more_at, seen_at)]
     hit_at = np.concatenate([seen_hit_at, more_at])

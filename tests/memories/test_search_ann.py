@@ -13,7 +13,7 @@ import pytest
 
 from memories.models import Note
 from memories.scopes import user_scope
-from memories.search import ann, bm25, hybrid, index, marker, ranked, snapshot
+from memories.search import ann, bm25, fusion, hybrid, index, marker, ranked, snapshot
 from tests.factories import ALL_DATABASES
 from tests.memories.test_search import search_model  # noqa: F401  (the fixture)
 from tests.memories.test_search_index import (  # noqa: F401
@@ -97,8 +97,19 @@ def test_the_graph_returns_only_rows_of_its_bitmap():
     assert len(graph.search(vectors[0], ann.bitmap(np.zeros(600, dtype=bool)), 10)) == 0
 
 
+@pytest.mark.parametrize("words_asked_above", [ann.WORDS_ASKED_ABOVE, 0])
 def test_ann_and_exact_searches_return_the_same_visible_notes(search_model, owner, people, small_threshold,  # noqa: F811
-                                                              graph_searches):
+                                                              graph_searches, monkeypatch, words_asked_above):
+    """With ``words_asked_above`` 0 the notes with a query word are always found by asking the
+    graph again for the nearest of them (``ranked._semantic_ann``), as at 1,000,000 notes."""
+    monkeypatch.setattr(ann, "WORDS_ASKED_ABOVE", words_asked_above)
+    if words_asked_above == 0:  # few proposed, and words that weigh: many notes a word may lift
+        monkeypatch.setattr(ann, "PROPOSED", 1)
+        for module in (hybrid, ranked):
+            monkeypatch.setattr(module, "DEFAULT_WEIGHTS", fusion.FusionWeights(semantic=0.5, lexical=0.5))
+    asked = []
+    real_bitmap_of = ranked._bitmap_of
+    monkeypatch.setattr(ranked, "_bitmap_of", lambda *args: asked.append(len(args[1])) or real_bitmap_of(*args))
     workspace, colleague = people
     _fill(workspace, owner, colleague, random.Random(7), count=400)
     actor = actor_for(owner, workspace)
@@ -122,6 +133,7 @@ def test_ann_and_exact_searches_return_the_same_visible_notes(search_model, owne
     # Notes of a colleague's own scope, held or trashed notes are never proposed by the graph.
     for words in ("secretword", "heldword", "trashword"):
         assert {i for i, _ in _indexed(source, words, 100)} <= readable
+    assert (len(asked) >= len(expected) // 2) if words_asked_above == 0 else not asked
 
 
 def test_the_graphs_search_reads_the_same_word_scores_as_the_exact_one(search_model, owner, people):  # noqa: F811
