@@ -62,7 +62,8 @@ class QueryScores:
                 found = visible.terms.get(key)
                 if found is None:
                     norm = K1 * (1 - B + B * index.length[rows] / average)
-                    found = visible.remember(key, (idf * counts * (K1 + 1) / (counts + norm),))
+                    wide = counts.astype(np.float64)  # the float64 arithmetic of ``hybrid.rank``
+                    found = visible.remember(key, (idf * wide * (K1 + 1) / (wide + norm),))
                 self.parts.append((rows, found[0]))
             for i, c in enumerate(extra_counts):
                 if c:

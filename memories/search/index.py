@@ -321,20 +321,22 @@ class WorkspaceIndex:
             self._masks.clear()
 
     def posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """(rows, counts) of the notes holding ``term``, dropped rows included (the mask drops them)."""
+        """(rows, counts) of the notes holding ``term``, dropped rows included (the mask drops them),
+        as int32 and float32: a snapshot's own slices when no row appended since holds the term
+        (no copy), else joined once and kept."""
         found = self._posting_arrays.get(term)
         if found is None:
             lists, base = self.postings.get(term), self.base_terms.get(term)
             if lists is None and base is None:
                 return None
-            rows, counts = [], []
             if base is not None:
                 start, end = self.base_offsets[base], self.base_offsets[base + 1]
-                rows.append(self.base_rows[start:end].astype(np.int64))
-                counts.append(self.base_counts[start:end].astype(np.float64))
-            if lists is not None:
-                rows.append(np.array(lists[0], dtype=np.int64))
-                counts.append(np.array(lists[1], dtype=np.float64))
+                if lists is None:
+                    return self.base_rows[start:end], self.base_counts[start:end]
+            rows = [self.base_rows[start:end]] if base is not None else []
+            counts = [self.base_counts[start:end]] if base is not None else []
+            rows.append(np.array(lists[0], dtype=np.int32))
+            counts.append(np.array(lists[1], dtype=np.float32))
             found = self._posting_arrays[term] = (np.concatenate(rows), np.concatenate(counts))
             self.posting_arrays_nbytes += found[0].nbytes + found[1].nbytes
         return found
