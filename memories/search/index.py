@@ -110,28 +110,57 @@ class WorkspaceIndex:
     # ----------------------------------------------------------------- reading the database
 
     def _select(self, ids: Sequence[str] | None) -> list[tuple]:
+        """The rows of these notes (all the workspace's when ``ids`` is None) as ``_append`` reads them."""
         connection = connections[self.alias]
-        quote, postgres = connection.ops.quote_name, connection.vendor == "postgresql"
-        where = [f"{quote(_column('workspace_id'))} = %s", f"{quote(_column('state'))} = %s",
-                 f"{quote(_column('trashed_at'))} IS NULL"]
-        params = [marker.workspace_param(self.alias, self.workspace_id), Note.State.ACTIVE]
-        if ids is not None:
-            if postgres:
-                where.append(f"{quote('id')} = ANY(%s::uuid[])")
-                params.append(list(ids))
-            else:  # ids as SQLite keeps them: 32 hex digits
-                where.append(f"{quote('id')} IN ({', '.join(['%s'] * len(ids))})")
-                params += [uuid.UUID(i).hex for i in ids]
-        columns = ", ".join([f"CAST({quote('id')} AS TEXT)", *(quote(_column(name)) for name in _COLUMNS)])
-        sql = f"SELECT {columns} FROM {quote(Note._meta.db_table)} WHERE {' AND '.join(where)}"
+        columns, where, params = self._note_query(connection, ids)
+        sql = f"SELECT {columns} FROM {connection.ops.quote_name(Note._meta.db_table)} n WHERE {where}"
         with fast_cursor(connection) as cursor:
             execute(cursor, connection, sql, params, binary=True)
             return cursor.fetchall()
 
+    def _note_query(self, connection, ids: Sequence[str] | None) -> tuple[str, str, list]:
+        """The columns ``_append`` reads of a note ``n``, and the condition: the workspace's active
+        notes out of the trash (of these ``ids``)."""
+        quote, postgres = connection.ops.quote_name, connection.vendor == "postgresql"
+        where = [f"n.{quote(_column('workspace_id'))} = %s", f"n.{quote(_column('state'))} = %s",
+                 f"n.{quote(_column('trashed_at'))} IS NULL"]
+        params = [marker.workspace_param(self.alias, self.workspace_id), Note.State.ACTIVE]
+        if ids is not None:
+            if postgres:
+                where.append(f"n.{quote('id')} = ANY(%s::uuid[])")
+                params.append(list(ids))
+            else:  # ids as SQLite keeps them: 32 hex digits
+                where.append(f"n.{quote('id')} IN ({', '.join(['%s'] * len(ids))})")
+                params += [uuid.UUID(i).hex for i in ids]
+        columns = ", ".join([f"CAST(n.{quote('id')} AS TEXT)", *(f"n.{quote(_column(name))}" for name in _COLUMNS)])
+        return columns, " AND ".join(where), params
+
+    def _first_read(self) -> tuple[int, int, bool, list[tuple] | None]:
+        """A worker's first read of the workspace, in one statement (one round trip of the few a
+        first search makes, benchmarks/bench_core.py): ``marker.version``, whether a snapshot is
+        kept, and, when none is, the rows of its notes. On PostgreSQL one statement reads one
+        snapshot of the database: the rows are those of that version."""
+        connection = connections[self.alias]
+        columns, where, params = self._note_query(connection, None)
+        workspace = params[0]
+        sql = (
+            f"SELECT m.version, m.pruned_below, m.kept, {columns} FROM ("
+            "SELECT (SELECT version FROM memories_search_version WHERE workspace_id = %s) AS version, "
+            "(SELECT pruned_below FROM memories_search_version WHERE workspace_id = %s) AS pruned_below, "
+            "EXISTS (SELECT 1 FROM memories_search_snapshot WHERE workspace_id = %s) AS kept) m "
+            f"LEFT JOIN {connection.ops.quote_name(Note._meta.db_table)} n ON NOT m.kept AND {where}")
+        with fast_cursor(connection) as cursor:
+            execute(cursor, connection, sql, [workspace, workspace, workspace, *params], binary=True)
+            found = cursor.fetchall()
+        version, pruned_below, kept = found[0][:3]
+        rows = None if kept else [row[3:] for row in found if row[3] is not None]
+        return int(version or 0), int(pruned_below or 0), bool(kept), rows
+
     def refresh(self) -> None:
         """Brings the index to the workspace's current version (call with ``lock`` held)."""
+        rows = None
         if self.version < 0:  # the worker's first search of the workspace
-            current, pruned_below, kept = snapshot.marker_and_kept(self.alias, self.workspace_id)
+            current, pruned_below, kept, rows = self._first_read()
             if kept:
                 self._from_snapshot(current, pruned_below)
         else:
@@ -139,7 +168,7 @@ class WorkspaceIndex:
             if current == self.version:
                 return
         if self.version < 0 or current < self.version or pruned_below > self.version:
-            self._load(current)
+            self._load(current, rows)
             return
         if current == self.version:
             return
@@ -154,10 +183,10 @@ class WorkspaceIndex:
         if self.dead > 1024 and self.dead * 4 > self.n:
             self._load(current)
 
-    def _load(self, current: int) -> None:
-        # The version is read before the rows: the rows are at least that recent (a change read
-        # twice is harmless: it is dropped and appended again).
-        rows = self._select(None)
+    def _load(self, current: int, rows: list[tuple] | None = None) -> None:
+        # The version is read before the rows (or with them, ``rows``): the rows are at least that
+        # recent (a change read twice is harmless: it is dropped and appended again).
+        rows = self._select(None) if rows is None else rows
         self._clear(len(rows) + 256)
         self._append(rows)
         self.version = current
@@ -293,7 +322,7 @@ class WorkspaceIndex:
         text_bytes = 0
         for position, signals in enumerate(found, start):
             terms = signals.terms
-            again = terms.again  # each term once more per repeat: most notes repeat none
+            again = terms.again
             text_bytes += len(signals.key) + len(signals.value) + 2 * len(terms.distinct) + len(again)
             for term in terms.distinct.split():
                 posting = postings.get(term)
@@ -302,7 +331,9 @@ class WorkspaceIndex:
                     if words is not None and term not in base_terms:
                         words.add(term)
                 posting[0].append(position)
-                posting[1].append(1 + again.count(f" {term} ") if again else 1)  # terms.occurrences(term)
+                posting[1].append(1)
+            for term in again.split():  # each term once more per repeat (terms.occurrences)
+                postings[term][1][-1] += 1  # this note's count: the last one of the term
         self.text_bytes += text_bytes
         if cached:  # the joined postings of the terms that grew are made again when asked
             for signals in found:

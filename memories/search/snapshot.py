@@ -115,22 +115,6 @@ def _whole(parts: list[tuple[int, int, int]]) -> int | None:
     return versions.pop() if len(versions) == 1 else None
 
 
-def marker_and_kept(alias: str, workspace_id) -> tuple[int, int, bool]:
-    """``marker.version`` of the workspace and whether a snapshot of it is kept, in one query:
-    a worker's first search of a workspace asks both, and most workspaces are too small to have
-    a snapshot (one round trip of the ~5 a first search makes)."""
-    connection = connections[alias]
-    workspace = marker.workspace_param(alias, workspace_id)
-    with fast_cursor(connection) as cursor:
-        execute(cursor, connection,
-                "SELECT (SELECT version FROM memories_search_version WHERE workspace_id = %s), "
-                "(SELECT pruned_below FROM memories_search_version WHERE workspace_id = %s), "
-                "EXISTS (SELECT 1 FROM memories_search_snapshot WHERE workspace_id = %s)",
-                [workspace, workspace, workspace])
-        version, pruned_below, kept = cursor.fetchone()
-    return int(version or 0), int(pruned_below or 0), bool(kept)
-
-
 def read(alias: str, workspace_id):
     """The workspace's snapshot as (version, payload), or None."""
     found = read_in_parts(alias, workspace_id, lambda version: True, lambda payload, end: None)

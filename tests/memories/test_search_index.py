@@ -319,13 +319,17 @@ def test_a_fresh_worker_loads_the_kept_index_and_the_changes_since(search_model,
 
 def test_a_workspace_without_a_kept_index_is_read_without_asking_for_its_parts(search_model, owner, people,  # noqa: F811
                                                                                monkeypatch):
-    """A worker's first search asks the change marker and whether an index is kept in one query;
-    a small workspace has none, so its parts are never asked for."""
+    """A worker's first search asks the change marker, whether an index is kept and, when none
+    is, the notes, in one query; a small workspace has none, so its parts are never asked for."""
     workspace, colleague = people
+    assert index.WorkspaceIndex(workspace.db_alias, workspace.id)._first_read() == (0, 0, False, [])
     _fill(workspace, owner, colleague, random.Random(23), count=30)
     source = _turn_source(actor_for(owner, workspace))
-    assert snapshot.marker_and_kept(workspace.db_alias, workspace.id) == (
-        *marker.version(workspace.db_alias, workspace.id), False)
+    *first, rows = index.WorkspaceIndex(workspace.db_alias, workspace.id)._first_read()
+    assert first == [*marker.version(workspace.db_alias, workspace.id), False]
+    active = Note.objects.using(workspace.db_alias).filter(workspace_id=workspace.id, state="active",
+                                                          trashed_at=None)
+    assert sorted(str(uuid.UUID(row[0])) for row in rows) == sorted(str(pk) for pk in active.values_list("pk", flat=True))
     asked = []
     read = snapshot.read_in_parts
     monkeypatch.setattr(snapshot, "read_in_parts", lambda *args: asked.append(args[1]) or read(*args))
@@ -335,7 +339,7 @@ def test_a_workspace_without_a_kept_index_is_read_without_asking_for_its_parts(s
     monkeypatch.setattr(snapshot, "MIN_ROWS", 10)
     index.INDEXES.clear()
     _indexed(source, "weekly report", 5)  # the first worker keeps the index now
-    assert snapshot.marker_and_kept(workspace.db_alias, workspace.id)[2] is True
+    assert index.WorkspaceIndex(workspace.db_alias, workspace.id)._first_read()[2:] == (True, None)
     index.INDEXES.clear()  # a fresh worker reads it
     _same(_indexed(source, "weekly report", 10), _hybrid(source, "weekly report", 10))
     assert asked == [workspace.id]
