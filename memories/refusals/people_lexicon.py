@@ -237,6 +237,12 @@ def _build() -> _Lexicon:
     )
 
 
+def english_words() -> frozenset[str]:
+    """wordfreq's 30,000 most frequent English words, lower-cased (the secret detector's test of
+    a product's name, ``memories.refusals.secret_products``, reads them too)."""
+    return _get_lexicon().english
+
+
 def load() -> None:
     """Load the word lists now (they load by themselves on the first call otherwise)."""
     _get_lexicon()

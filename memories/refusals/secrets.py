@@ -65,6 +65,7 @@ from memories.refusals.secret_context import _find_auth_headers, _find_generic_a
 from memories.refusals.secret_formats import FORMAT_KINDS, Candidate, _regex_candidates
 from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
+from memories.refusals.secret_products import find_product_named_keys
 from memories.refusals.secret_prose import _find_prose_passwords, _find_user_password_pairs
 from memories.refusals.secret_random import _TOKEN_RUN_RE, _find_high_entropy
 from memories.refusals.secret_seeds import find_seed_phrases
@@ -99,11 +100,12 @@ _PROSE_FINDERS = (
     find_manifest_secrets,
     find_code_literals,
     find_cli_passwords,
+    find_product_named_keys,
     _find_high_entropy,
 )
 
 
-_RANDOM_RUN_KINDS = frozenset({"base64_high_entropy"})  # hex digits decode to no text
+_RANDOM_RUN_KINDS = frozenset({"base64_high_entropy", "product_named_key"})  # hex decodes to no text
 
 
 def _lowercase_same_length(text: str) -> str:
@@ -124,7 +126,8 @@ def _candidates(text: str, *, formats_only: bool = False) -> list[Candidate]:
     if formats_only:
         return candidates + list(find_cards_and_pins(text, lowered, []))
     for finder in _PROSE_FINDERS:
-        if finder is _find_high_entropy and longest_run < 20:
+        if (finder is _find_high_entropy and longest_run < 20) or (
+                finder is find_product_named_keys and longest_run < 20):
             continue
         # Later (weaker) finders skip what earlier, more specific rules already found.
         taken = [(c[1], c[2]) for c in candidates]

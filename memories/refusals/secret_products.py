@@ -1,0 +1,85 @@
+"""A key written after the name of the product it opens, with no credential word (R-SAVE-2):
+"mattermost 'e2rgfqdg7xpzbq0nmj8l68gmuz'", "redhat nvropikx1e0vzxpad8upkf8696icmidx",
+"kucoin: c19c2539c53367c726a5c04c".
+
+Scanners know such keys by a vendor's name followed by a run of its format (TruffleHog has a
+detector per vendor); a note does not say "key" when the product's name says what it is for. No
+list of vendors is kept here: a word that is no English word (not among wordfreq's 30,000 most
+frequent) right before a value is taken for a product's name, and the value is judged as after a
+credential word (``_looks_random(..., with_keyword=True)``), the bar "api_key=" sets. What a
+product's name comes before in a data team's notes is an id ("airbyte connection 7c2f…",
+"sentry event 3f2c…"): ids laid out as UUIDs, values the words before name as ids, and base64
+of readable text are left alone, as for any random run (``secret_random``).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from memories.refusals.people_lexicon import english_words
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_random import (
+    _GIT_SHA_LENGTH,
+    _context_names_an_id,
+    _encodes_plain_text,
+)
+from memories.refusals.secret_values import (
+    _HEX_RE,
+    _UUID_RE,
+    _compile,
+    _is_non_secret_value,
+    _looks_random,
+)
+
+# A run in the base64 / URL-safe alphabets, then what must come right before it: a word of
+# letters (digits after the first), a separator (":", "=", or spaces) and maybe a quote. The word
+# starts after a space, a quote or a bracket, never inside a path, an address, a variable or a
+# longer name ("a_b", "a.b", "a-b"). Runs are found first: a note has few, and words many.
+_VALUE_RUN_RE = _compile(r"[A-Za-z0-9+/_\-~.]{20,256}={0,2}")
+_NAME_BEFORE_RE = _compile(
+    r"(?<![\w\-./@$&%#:=+~\\])(?P<name>[A-Za-z][A-Za-z0-9]{3,23})"
+    r"(?:[\"'`]?\s*(?::=|=>|[:=])\s*|[ \t]+)(?P<q>[\"'`]?)$"
+)
+
+_CREDENTIAL_PART_RE = _compile(r"(?i)t[o0]k[e3]n|k[e3]y|s[e3]cr[e3]t|pass|pwd|auth|cred")
+
+
+def _named_values(text: str) -> Iterator[tuple[str, str, int, int]]:
+    """(name, value, start, end) of each run written right after a word and a separator; a bare
+    value ends before a full stop and holds none, a quoted one ends at its quote."""
+    for run in _VALUE_RUN_RE.finditer(text):
+        start, end = run.span()
+        before = _NAME_BEFORE_RE.search(text, max(0, start - 40), start)
+        if before is None:
+            continue
+        value = run.group()
+        if before.group("q"):
+            if text[end:end + 1] != before.group("q"):
+                continue
+        else:
+            value = value.rstrip(".")
+            if "." in value or len(value) < 20:
+                continue
+        yield before.group("name"), value, start, start + len(value)
+
+
+def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    english = None
+    for name, value, start, end in _named_values(text):
+        if english is None:
+            english = english_words()
+        if name.lower() in english or name.isupper() or _CREDENTIAL_PART_RE.search(name):
+            continue  # a word, not a product's name ("the run 3f2c…" is the run's id); an acronym
+            # names what an identifier is ("IBAN GB49…", "VIN 1HGCM…"); a credential word in
+            # the name is the assignment rules' ("syncToken" is a position, secret_context)
+        if _overlaps(taken, start, end) or not _looks_random(value, with_keyword=True):
+            continue
+        if _UUID_RE.fullmatch(value) or _is_non_secret_value(value):
+            continue
+        is_hex = _HEX_RE.fullmatch(value) is not None
+        if is_hex and len(value) == _GIT_SHA_LENGTH:
+            continue  # a commit's name, as for any 40-hex run (secret_random)
+        if _context_names_an_id(lowered, start, hex_value=is_hex):
+            continue
+        if not is_hex and _encodes_plain_text(value):
+            continue
+        yield "product_named_key", start, end, 55
