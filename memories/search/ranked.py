@@ -175,7 +175,9 @@ def _semantic_ann(index: WorkspaceIndex, visible: Visible, graph: ann.Graph, q: 
     * the notes the graph proposes nearest to ``q`` and to ``-q`` (the least cosine), and the
       rows it does not hold yet; the best of those without a query word;
     * the notes with a query word whose BM25 part can reach the ``limit``-th best score of those
-      (a note the graph did not propose has a cosine below the last one it proposed);
+      (a note the graph did not propose has a cosine below the last one it proposed); when more
+      than ``ann.WORDS_ASKED_ABOVE`` are left, the graph's nearest of them first, whose last
+      cosine bounds the others the same way;
     * the count of notes kept: those with a query word, and those without above the floor,
       counted when the proposed notes reach below the floor, else estimated from a sample.
 
