@@ -31,16 +31,21 @@ from memories.refusals.secret_values import (
 )
 
 # A run in the base64 / URL-safe alphabets, then what must come right before it: a word of
-# letters (digits after the first), a separator (":", "=", or spaces) and maybe a quote. The word
+# letters (digits after the first), a separator (":", "=", spaces, or a comma between quoted
+# strings: '"artifactory", "…"') and maybe a quote. The word
 # starts after a space, a quote or a bracket, never inside a path, an address, a variable or a
 # longer name ("a_b", "a.b", "a-b"). Runs are found first: a note has few, and words many.
 _VALUE_RUN_RE = _compile(r"[A-Za-z0-9+/_\-~.]{20,256}={0,2}")
 _NAME_BEFORE_RE = _compile(
     r"(?<![\w\-./@$&%#:=+~\\])(?P<name>[A-Za-z][A-Za-z0-9]{3,23})"
-    r"(?:[\"'`]?\s*(?::=|=>|[:=])\s*|[ \t]+)(?P<q>[\"'`]?)$"
+    r"(?:[\"'`]?\s*(?::=|=>|[:=])\s*|[ \t]+|[\"'`]\s*,\s*(?=[\"'`]))(?P<q>[\"'`]?)$"
 )
 
 _CREDENTIAL_PART_RE = _compile(r"(?i)t[o0]k[e3]n|k[e3]y|s[e3]cr[e3]t|pass|pwd|auth|cred")
+
+
+def _mixed_case(value: str) -> bool:
+    return any(c.islower() for c in value) and any(c.isupper() for c in value)
 
 
 def _named_values(text: str) -> Iterator[tuple[str, str, int, int]]:
@@ -76,8 +81,9 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
         if _UUID_RE.fullmatch(value) or _is_non_secret_value(value):
             continue
         is_hex = _HEX_RE.fullmatch(value) is not None
-        if is_hex and len(value) == _GIT_SHA_LENGTH:
-            continue  # a commit's name, as for any 40-hex run (secret_random)
+        if is_hex and len(value) == _GIT_SHA_LENGTH and not _mixed_case(value):
+            continue  # a commit's name, as for any 40-hex run (secret_random); git writes those
+            # in one case, a key drawn from both cases ("6d2FabeB6ADd…") is no commit
         if _context_names_an_id(lowered, start, hex_value=is_hex):
             continue
         if not is_hex and _encodes_plain_text(value):

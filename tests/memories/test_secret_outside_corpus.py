@@ -46,9 +46,9 @@ FALSE_REFUSAL_TARGET = 0.003
 # that is met.
 RECALL_FLOOR = 0.97
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
-# 661/675; 0.932, 245/263); the misses left are cases the detector disagrees with on purpose
-# (README).
-GITLEAKS_TUNING_RECALL_FLOOR = 0.979
+# 661/675, then 0.985, 665/675 with keys after a product's name; 0.932, 245/263); the misses left
+# are cases the detector disagrees with on purpose (README).
+GITLEAKS_TUNING_RECALL_FLOOR = 0.985
 # With psexec.yml's 6 cases moved in (README): 0.915, 246/269; 4 of those 6 are placeholders or
 # variables ("-p PASSWORD", "-p $Password"), which the detector lets through on purpose.
 NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914

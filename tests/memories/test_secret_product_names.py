@@ -15,6 +15,7 @@ from memories.refusals.secrets import find_secrets
 
 LOWER_KEY = "q7x2mv9kd4tz8wbn3hc6pj1rfs"  # 26 letters and digits of one case
 SHORT_HEX = "9b41e07c3fa2d865c1e0f7a4"  # 24 hex digits: shorter than a free-standing run needs
+MIXED_HEX_40 = "4e7Ab2c9D0f31aE86b5C2d7e9F0a1b3C4d5e6F7a"  # a commit's length, in both cases
 
 
 @pytest.mark.parametrize("text", [
@@ -23,11 +24,13 @@ SHORT_HEX = "9b41e07c3fa2d865c1e0f7a4"  # 24 hex digits: shorter than a free-sta
     f"zoominfo={LOWER_KEY}",
     f"the staging box uses Brevo {LOWER_KEY} for mail",
     f'  keenio: "{LOWER_KEY}"',
-], ids=["quoted", "colon-hex", "assigned", "in-a-sentence", "yaml"])
+    f'register("zoominfo", "{LOWER_KEY}")',
+    f"sourcegraphx: {MIXED_HEX_40}",
+], ids=["quoted", "colon-hex", "assigned", "in-a-sentence", "yaml", "quoted-pair", "mixed-case-hex-40"])
 def test_a_random_value_after_a_products_name_is_refused(text):
     found = find_secrets(text)
     assert [finding.kind for finding in found] == ["product_named_key"]
-    assert text[found[0].start:found[0].end] in (LOWER_KEY, SHORT_HEX)
+    assert text[found[0].start:found[0].end] in (LOWER_KEY, SHORT_HEX, MIXED_HEX_40)
 
 
 @pytest.mark.parametrize("text", [
@@ -41,7 +44,9 @@ def test_a_random_value_after_a_products_name_is_refused(text):
     "metabaseq prod-eu-west-analytics-events",
     "airtable appAbC123dEf456gH",  # a 17-character base id: under the 20 a key needs here
     f"https://grafanax.example.com/d/{LOWER_KEY}",  # part of an address
+    f"gitlabx {MIXED_HEX_40.lower()}",  # a commit's name, as git writes it
+    f'tags = ["staging", "{LOWER_KEY}"]',  # a list whose word before the value is English
 ], ids=["english-word", "build", "iban", "vin", "uuid", "id-word", "snake-case", "dashed-words",
-        "airtable-id", "url-path"])
+        "airtable-id", "url-path", "commit-sha", "english-list"])
 def test_ids_and_words_after_a_name_are_not_refused(text):
     assert find_secrets(text) == []
