@@ -308,6 +308,7 @@ def test_a_fresh_worker_loads_the_kept_index_and_the_changes_since(search_model,
     fresh = index.INDEXES.get(workspace.db_alias, workspace.id)
     assert fresh.base_terms and fresh.dead == 1  # from the kept index, the changed note read again
     # Only the terms of the note read again are joined into new arrays; the others are the kept ones.
+    _indexed(source, note.value, 10)  # asks for the changed note's terms too
     assert fresh._posting_arrays and set(fresh._posting_arrays) <= set(fresh.postings)
     # A deleted note does not outlive its row in a kept index.
     services.memory_delete(actor=actor, note_id=note.id)
