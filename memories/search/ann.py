@@ -59,8 +59,8 @@ EF_FARTHEST = 32
 PROPOSED = 64
 #: When more rows than this hold a query word that could lift them into the best notes, the
 #: graph is asked again, for the nearest of those rows only (their bitmap), and only those that
-#: can still rank are scored: scoring them all gathers a vector each (at 1,000,000 notes of
-#: ``benchmarks/bench_scale.py``, up to ~100,000 rows and 30 ms a search).
+#: can still rank are scored: scoring them all gathers a vector each (up to ~77,000 a search at
+#: 1,000,000 notes of ``benchmarks/bench_scale.py``).
 WORDS_ASKED_ABOVE = 2048
 #: Rows added to the graph per search (the rest of the new rows are scored exactly meanwhile).
 EXTEND_PER_SEARCH = 256
