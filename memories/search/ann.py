@@ -16,6 +16,9 @@ HNSW graph of the workspace's rows (``Graph``) and asks it for the nearest notes
   worker reads it instead of building it, and extended
   with the rows appended since, a few at a time per search (the rows not in it yet are scored
   exactly);
+* a note holding a query word is scored too when its words could lift it above the best found;
+  when too many could (``WORDS_ASKED_ABOVE``), the graph is first asked for the nearest of them
+  (the same filter, with their bitmap), which bounds the cosines of the rest;
 * the ranking's normalisation needs the least cosine of the readable notes: the graph's nearest
   note to ``-q`` (the farthest from ``q``); how many notes are above the cut-off is counted from
   the proposed notes, or estimated from a fixed sample of the readable rows when every proposed
