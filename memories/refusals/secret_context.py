@@ -12,19 +12,23 @@ from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS, directive, name_parts
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_products import product_word
 from memories.refusals.secret_prose import DECLARATOR, _keyword_identifier, separator
 from memories.refusals.secret_random import _context_names_an_id
 from memories.refusals.secret_values import (
     _HEX_RE,
     _UUID_RE,
+    _VERSION_RE,
     _char_classes,
     _compile,
+    _is_identifier_of_words,
     _is_non_secret_value,
     _is_placeholder,
     _looks_random,
     _looks_random_symbols,
     _random_part,
     _trim_value,
+    _wordiness,
 )
 
 # --- curl -u user:password; "Authorization: Bearer/Basic/Token ..." -------------------------
@@ -175,6 +179,22 @@ def _assigned_key_material(value: str, match: re.Match, text: str, name_start: i
     return mixed and not _is_non_secret_value(value)
 
 
+def _short_quoted_key(value: str, group: str, match: re.Match, keyword: str) -> bool:
+    """A short key quoted and assigned to a strong credential word ("token = '3ff77bb6fe6885'",
+    "secret: 'mlm9iqkm'"): 8 to 15 letters and digits, a digit at least, that read as no words,
+    version or date. Shorter than the 12 ``_looks_random`` asks of a bare value: the
+    quotes say where the value ends, and the operator that it is the word's value."""
+    if group not in ("dq", "sq", "bq") or separator(match) not in _ASSIGNMENTS or match.group("about"):
+        return False
+    if not (8 <= len(value) <= 15 and value.isascii() and value.isalnum()):
+        return False
+    digits = sum(c.isdigit() for c in value)
+    if not digits or len(value) - digits < 2 or _wordiness(value) > 0.5:
+        return False  # a number, or a word and a number ("release1")
+    return bool(_STRONG_KEYWORD_RE.search(keyword)) and not _is_non_secret_value(value) \
+        and not _is_identifier_of_words(value) and not _VERSION_RE.fullmatch(value)
+
+
 def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     position = 0
     while True:
@@ -209,9 +229,11 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         if _overlaps(taken, match.start(group), match.start(group) + len(value)):
             continue  # a more specific rule already holds this value
         if _UUID_RE.fullmatch(value) or _is_dashed_hex(value):
-            # Heroku-style UUID API keys only count right after an explicit credential word;
-            # so do other hex keys written in dashed groups ("e99848c6-aeb1-…-4160").
-            strong = bool(_STRONG_KEYWORD_RE.search(keyword))
+            # Heroku-style UUID API keys only count right after an explicit credential word, or a
+            # product's name and "key" ("HEROKU_KEY", "hubspotKey": the key of a product, where
+            # "kafka_key" or "dedup_key" name data, NOT_CREDENTIAL_QUALIFIERS); so do other hex
+            # keys written in dashed groups ("e99848c6-aeb1-…-4160").
+            strong = bool(_STRONG_KEYWORD_RE.search(keyword)) or bool(before and product_word(before[-1]))
             if not (strong and separator(match) and not match.group("about")):
                 continue
         elif value.isdigit():
@@ -225,7 +247,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         elif group != "val" and not _B64_ALPHABET_RE.fullmatch(value):
             if not (_looks_random_symbols(value) or _assigned_key_material(value, match, text, span[0])):
                 continue
-        elif not (_looks_random(value, with_keyword=True) or _random_part(value)):
+        elif not (_looks_random(value, with_keyword=True) or _random_part(value)
+                  or _short_quoted_key(value, group, match, keyword)):
             continue
         start = match.start(group)
         # "commit secret: 9fceb02…" names an id; a comment line above the assignment does not.

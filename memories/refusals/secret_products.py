@@ -44,6 +44,12 @@ _NAME_BEFORE_RE = _compile(
 _CREDENTIAL_PART_RE = _compile(r"(?i)t[o0]k[e3]n|k[e3]y|s[e3]cr[e3]t|pass|pwd|auth|cred")
 
 
+def product_word(word: str) -> bool:
+    """A word that can be a product's name: four or more characters, none of the frequent English
+    words ("heroku", "snyk", "hubspot"; not "cache", "sort", "primary")."""
+    return len(word) >= 4 and word.lower() not in english_words()
+
+
 def _mixed_case(value: str) -> bool:
     return any(c.islower() for c in value) and any(c.isupper() for c in value)
 
@@ -68,11 +74,8 @@ def _named_values(text: str) -> Iterator[tuple[str, str, int, int]]:
 
 
 def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    english = None
     for name, value, start, end in _named_values(text):
-        if english is None:
-            english = english_words()
-        if name.lower() in english or name.isupper() or _CREDENTIAL_PART_RE.search(name):
+        if not product_word(name) or name.isupper() or _CREDENTIAL_PART_RE.search(name):
             continue  # a word, not a product's name ("the run 3f2c…" is the run's id); an acronym
             # names what an identifier is ("IBAN GB49…", "VIN 1HGCM…"); a credential word in
             # the name is the assignment rules' ("syncToken" is a position, secret_context)

@@ -66,12 +66,17 @@ def _keyword_identifier(
 ) -> tuple[int, int] | None:
     """Widen a keyword hit to the identifier it belongs to, or None if it is inside a word.
 
-    "DB_PASSWORD_PROD" and "db.password" widen to the whole name; "passwords", "bypass",
+    "DB_PASSWORD_PROD", "db.password" and "token2" widen to the whole name; "passwords", "bypass",
     "1Password" and "passport" are other words and give None. ``glue_ok``: letters may run
     straight into the keyword ("PGPASSWORD").
     """
     if not text[start].isascii():
         return start, end  # non-Latin scripts have no identifier syntax around the word
+    numbered = end
+    while numbered < len(text) and text[numbered].isdigit():
+        numbered += 1
+    if numbered > end and not (numbered < len(text) and text[numbered].isalpha()):
+        end = numbered  # a numbered name: "token1", "API_KEY2", "password_2" is a suffix already
     if end < len(text) and text[end].isalnum():
         end = _suffixed_keyword_end(text, start, end)
         if end is None:

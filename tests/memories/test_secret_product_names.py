@@ -50,3 +50,28 @@ def test_a_random_value_after_a_products_name_is_refused(text):
         "airtable-id", "url-path", "commit-sha", "english-list"])
 def test_ids_and_words_after_a_name_are_not_refused(text):
     assert find_secrets(text) == []
+
+
+UUID_KEY = "e8b13e2b-79a9-475d-b8e3-b2200edbc52a"
+
+
+@pytest.mark.parametrize("text", [
+    f'const HEROKU_KEY = "{UUID_KEY}"',
+    f"hubspotKey: '{UUID_KEY}'",
+    f'SNYK_KEY="{UUID_KEY}"',
+], ids=["constant", "camel-case", "env"])
+def test_a_uuid_named_as_a_products_key_is_refused(text):
+    """A product's name and "key" say what "api_key" says: Heroku, HubSpot and Snyk keys are UUIDs."""
+    found = find_secrets(text)
+    assert found and text[found[0].start:found[0].end] == UUID_KEY
+
+
+@pytest.mark.parametrize("text", [
+    f"kafka_key = '{UUID_KEY}'",  # a message's key
+    f"uuid_key = '{UUID_KEY}'",
+    f"idempotency_key = '{UUID_KEY}'",
+    f"customer_key = '{UUID_KEY}'",  # an English word: the key of a row
+    f"object_key: {UUID_KEY}",
+], ids=["kafka", "uuid", "idempotency", "english-word", "object"])
+def test_a_uuid_named_as_a_data_key_is_not_refused(text):
+    assert find_secrets(text) == []
