@@ -39,23 +39,25 @@ TUNING_TRUFFLEHOG = ROOT / "tests" / "data" / "secret_tuning_from_trufflehog.jso
 # Issue 18's targets on the outside set.
 RECALL_TARGET = 0.995
 FALSE_REFUSAL_TARGET = 0.003
-# Recall as measured on the four outside files together (0.970, 1,200/1,237: 196/198 of
+# Recall as measured on the four outside files together (0.970, 1,200/1,237, then 0.972,
+# 1,203/1,237 after short quoted keys, products' keys and numbered names: 196/198 of
 # corpus.jsonl, 244/248 of gitleaks.jsonl, 74/85 of noseyparker.jsonl after psexec.yml moved to
-# tuning, 686/706 of trufflehog.jsonl): the issue's 0.995 is not reached (README). This floor
+# tuning, 689/706 of trufflehog.jsonl): the issue's 0.995 is not reached (README). This floor
 # keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once
 # that is met.
-RECALL_FLOOR = 0.97
+RECALL_FLOOR = 0.972
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
-# 661/675, then 0.985, 665/675 with keys after a product's name; 0.932, 245/263); the misses left
-# are cases the detector disagrees with on purpose (README).
-GITLEAKS_TUNING_RECALL_FLOOR = 0.985
+# 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
+# keys as UUIDs and SonarQube tokens in both cases; 0.932, 245/263); the misses left are cases
+# the detector disagrees with on purpose (README).
+GITLEAKS_TUNING_RECALL_FLOOR = 0.991
 # With psexec.yml's 6 cases moved in (README): 0.915, 246/269; 4 of those 6 are placeholders or
 # variables ("-p PASSWORD", "-p $Password"), which the detector lets through on purpose.
 NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914
 # TruffleHog's detector folders drawn for tuning, after its second round (0.955, 728/762) and the
-# nearly-hex and secret_id rules (0.961, 732/762) and keys after a product's name (0.967,
-# 737/762; README).
-TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.967
+# nearly-hex and secret_id rules (0.961, 732/762), keys after a product's name (0.967,
+# 737/762) and short quoted keys, two formats and numbered names (0.976, 744/762; README).
+TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.976
 
 
 def load(path: Path) -> list[dict]:
