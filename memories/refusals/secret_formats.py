@@ -200,29 +200,43 @@ _WINDOW_AFTER = 40
 _NON_SPACE_RE = _compile(r"\S*")
 
 
-def _rule_matches(rule: _Rule, text: str, runs: Spans) -> Iterator[re.Match]:
+def _windows(text: str, runs: Spans, min_run: int) -> Spans:
+    """Where rules needing runs of ``min_run`` look: around each such run, overlapping windows
+    merged, so each part of the note is searched once per rule (a 1 KB note of many runs asked
+    each rule once per run before: benchmarks/bench_secrets.py)."""
+    windows: list[tuple[int, int]] = []
+    for run_start, run_end in runs:
+        if run_end - run_start < min_run:
+            continue
+        start = max(0, run_start - _WINDOW_BEFORE)
+        end = _NON_SPACE_RE.match(text, min(len(text), run_end + _WINDOW_AFTER)).end()
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def _rule_matches(rule: _Rule, text: str, windows: Spans) -> Iterator[re.Match]:
     if not rule.min_run:
         yield from rule.pattern.finditer(text)
         return
-    seen: set[tuple[int, int]] = set()
-    for run_start, run_end in runs:
-        if run_end - run_start < rule.min_run:
-            continue
-        window_end = _NON_SPACE_RE.match(text, min(len(text), run_end + _WINDOW_AFTER)).end()
-        for match in rule.pattern.finditer(text, max(0, run_start - _WINDOW_BEFORE), window_end):
-            if match.span() not in seen:
-                seen.add(match.span())
-                yield match
+    for start, end in windows:
+        yield from rule.pattern.finditer(text, start, end)
 
 
 def _regex_candidates(text: str, lowered: str, runs: Spans) -> Iterator[Candidate]:
     longest_run = max((end - start for start, end in runs), default=0)
-    long_runs = [(start, end) for start, end in runs if end - start >= 20]
+    long_runs = sorted((start, end) for start, end in runs if end - start >= 20)
     present = frozenset(need for need in _ALL_NEEDS if need in lowered)
+    windows_by_run: dict[int, Spans] = {}
     for rule, needs in zip(_REGEX_RULES, _RULE_NEEDS):
         if rule.min_run > longest_run or present.isdisjoint(needs):
             continue
-        for match in _rule_matches(rule, text, long_runs):
+        windows = windows_by_run.get(rule.min_run)
+        if windows is None:
+            windows = windows_by_run[rule.min_run] = _windows(text, long_runs, rule.min_run)
+        for match in _rule_matches(rule, text, windows):
             if rule.accept is not None and not rule.accept(match, text):
                 continue
             start, end = match.span(rule.group)
