@@ -46,7 +46,7 @@ _AUTH_TAIL_RE = _compile(
     r"|(?<=api-token))\s*[:=]\s*[\"']?\s*"
     r"(?:(?P<scheme>bearer|token|basic|apikey|api-token|api-key|sso-key|digest|ssws)\s+)?"
     r"|(?<=bearer)\s+|(?<=basic)\s+)"
-    r"(?P<val>[A-Za-z0-9\-._~+/]{12,}={0,2})"
+    r"(?P<val>[A-Za-z0-9\-._~+/]{8,}={0,2})"
 )
 
 
@@ -78,6 +78,14 @@ def _find_auth_headers(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         start = match.start("val")
         header = match.group("header") is not None
         scheme = (match.group("scheme") or core.group()).lower()
+        if len(value.rstrip("=")) < 12:
+            # A short value in a credential header ("Api-Token: Sk94HG7f6KB"): the header says
+            # what it is, so 8 characters of three kinds (lower and upper case, digits) that read
+            # as no words are enough.
+            if (header and scheme != "basic" and _char_classes(value) >= 3 and _wordiness(value) < 0.5
+                    and not _is_non_secret_value(value)):
+                yield "bearer_token", start, start + len(value), 73
+            continue
         if scheme == "basic":
             if basic_credentials(value) or _looks_random(value, with_keyword=True):
                 yield "basic_auth", start, start + len(value), 73

@@ -48,9 +48,9 @@ FALSE_REFUSAL_TARGET = 0.003
 RECALL_FLOOR = 0.972
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
-# keys as UUIDs and SonarQube tokens in both cases; 0.932, 245/263); the misses left are cases
-# the detector disagrees with on purpose (README).
-GITLEAKS_TUNING_RECALL_FLOOR = 0.991
+# keys as UUIDs and SonarQube tokens in both cases, 0.993, 670/675 with short header values;
+# 0.932, 245/263); the misses left are cases the detector disagrees with on purpose (README).
+GITLEAKS_TUNING_RECALL_FLOOR = 0.992
 # With psexec.yml's 6 cases moved in (README): 0.915, 246/269; 4 of those 6 are placeholders or
 # variables ("-p PASSWORD", "-p $Password"), which the detector lets through on purpose.
 NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914

@@ -6,6 +6,7 @@
 * Formats from the vendors' published token layouts (data/secret_prefixed_formats.txt): Rootly
   API keys (``rootly_`` and 64 hex), New Relic mobile app tokens (ending ``-NRMA``), SonarQube
   tokens in both letter cases.
+* A short value in a credential header ("Api-Token: Sk94HG7f6KB"): 8 characters of three kinds.
 * A numbered credential name ("token1 = …", "API_KEY2=…"): the digits are a suffix of the name
   (memories/refusals/secret_prose.py, ``_keyword_identifier``).
 
@@ -30,8 +31,11 @@ RANDOM_26 = "q7x2mv9kd4tz8wbn3hc6pj1rfs"
     (f"token1 = '{RANDOM_26}'", RANDOM_26),
     (f"twitch_token2: {RANDOM_26}", RANDOM_26),
     (f"API_KEY2={RANDOM_26}", RANDOM_26),
+    # A credential header names its value: 8 characters of three kinds are a key there.
+    ('curl -X POST --header "Api-Token: Sk94HG7f6KB"', "Sk94HG7f6KB"),
+    ('curl -H "Authorization: Token Xq7mP2k9" https://api.example.com', "Xq7mP2k9"),
 ], ids=["short-hex-14", "short-letters-8", "short-yaml-mixed-case", "short-env", "numbered-token1",
-        "numbered-yaml-token2", "numbered-env-api-key2"])
+        "numbered-yaml-token2", "numbered-env-api-key2", "header-api-token", "header-token-scheme"])
 def test_the_key_is_refused(text, value):
     found = find_secrets(text)
     assert found and text[found[0].start:found[0].end] == value
@@ -62,7 +66,11 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
     "rootly_incident_7f1e8738",  # a vendor's prefix with no key after it
     "the NRMA suffix marks New Relic mobile tokens",
     "sqp_ tokens are project analysis tokens",
+    "api-key: v2Beta01",  # a short header value that reads as words
+    'curl -H "X-Request-Id: Sk94HG7f6KB"',  # no credential header
+    "curl -H 'Authorization: Basic YnJvd3Nlcjo=' https://localhost",  # "browser:", no password
 ], ids=["word-number", "words-year", "digits", "version", "type", "level", "prose", "tokenizer",
-        "placeholder", "token2fa", "tokens1", "rootly-word", "nrma-word", "sonar-word"])
+        "placeholder", "token2fa", "tokens1", "rootly-word", "nrma-word", "sonar-word",
+        "header-words", "header-not-credential", "basic-without-password"])
 def test_what_is_no_key_is_not_refused(text):
     assert find_secrets(text) == []
