@@ -118,7 +118,22 @@ _GENERIC_KEYWORDS = sorted(
     key=len,
     reverse=True,
 )
-_GENERIC_KEYWORD_RE = _compile("|".join(_GENERIC_KEYWORDS))
+
+
+def _by_first_letter(alternatives: list[str]) -> str:
+    """The alternation of ``alternatives`` grouped by their first (literal) letter, each group
+    in the list's order: the same match at every position (only one group can start there, and
+    within it the first alternative that matches wins, as before), but a position is tried
+    against a handful of alternatives instead of all 52 (the search ran once per keyword found,
+    ~80 µs on a 1 KB note of code)."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        assert alternative[0].isalpha() and alternative[1:2] not in ("?", "*", "{"), alternative
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
+
+
+_GENERIC_KEYWORD_RE = _compile(_by_first_letter(_GENERIC_KEYWORDS))
 _GENERIC_TAIL_RE = _compile(
     DECLARATOR +
     r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"

@@ -1,11 +1,20 @@
-"""The format rules run only on notes holding one of their substrings ("needs"), found in one pass
-(memories/refusals/secret_formats.present_needs). It must find exactly what searching for each
-need by itself finds, or a rule would silently stop running."""
+"""Two speed-ups of the secret detector that must not change what it finds (issue 18's 2 ms per
+1 KB note):
+
+* the format rules run only on notes holding one of their substrings ("needs"), found in one pass
+  (memories/refusals/secret_formats.present_needs): it must find exactly what searching for each
+  need by itself finds, or a rule would silently stop running;
+* the credential words' pattern is grouped by first letter (secret_context._by_first_letter): it
+  must match exactly where and what the flat alternation matches."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
+from memories.refusals.secret_context import _GENERIC_KEYWORD_RE, _GENERIC_KEYWORDS
 from memories.refusals.secret_formats import _ALL_NEEDS, present_needs
 
 
@@ -29,3 +38,15 @@ def test_one_pass_finds_the_needs_one_search_each_finds(text):
 def test_every_need_is_found_in_a_text_made_of_it():
     for need in _ALL_NEEDS:
         assert need in present_needs(f"x {need} y")
+
+
+def test_the_grouped_credential_words_match_as_the_flat_alternation():
+    flat = re.compile("|".join(_GENERIC_KEYWORDS))
+    rng = random.Random(18)
+    pieces = ["secret", "access", "key", "token", "api", "app", "auth", "private", "id", "seed", "pat",
+              "s3cr3t", "t0k3n", "x-api-key", "_", "-", " ", "s", "e", "3", "0", "k"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(20000)]
+    texts += ["the api_key and the access-token-id, a secret_access_key, s3cr3t, t0k3n, seed, pat"]
+    for text in texts:
+        assert ([(m.span(), m.group()) for m in _GENERIC_KEYWORD_RE.finditer(text)]
+                == [(m.span(), m.group()) for m in flat.finditer(text)]), text
