@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _acceptable_password
+from memories.refusals.secret_values import _acceptable_password, grouped_alternation
 from memories.refusals.wordlists import entries
 
 __all__ = ["find_cli_passwords"]
@@ -25,8 +25,8 @@ for _entry in entries("secrets_cli_password_flags"):
 
 # A tool's name as a command: at a line's or a word's start, or after a path ("C:\Tools\PsExec.exe").
 _COMMAND_RE = re.compile(
-    r"(?:^|(?<=[\s\"'`(;|&/\\]))(?P<command>" + "|".join(
-        re.escape(c).replace(r"\ ", r"\s+") for c in sorted(_FLAGS, key=len, reverse=True))
+    r"(?:^|(?<=[\s\"'`(;|&/\\]))(?P<command>" + grouped_alternation(
+        [re.escape(c).replace(r"\ ", r"\s+") for c in sorted(_FLAGS, key=len, reverse=True)])
     + r")(?:\.exe)?(?=\s)",
     re.IGNORECASE | re.MULTILINE,
 )

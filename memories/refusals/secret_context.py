@@ -29,6 +29,7 @@ from memories.refusals.secret_values import (
     _random_part,
     _trim_value,
     _wordiness,
+    grouped_alternation,
 )
 
 # --- curl -u user:password; "Authorization: Bearer/Basic/Token ..." -------------------------
@@ -119,21 +120,8 @@ _GENERIC_KEYWORDS = sorted(
     reverse=True,
 )
 
-
-def _by_first_letter(alternatives: list[str]) -> str:
-    """The alternation of ``alternatives`` grouped by their first (literal) letter, each group
-    in the list's order: the same match at every position (only one group can start there, and
-    within it the first alternative that matches wins, as before), but a position is tried
-    against a handful of alternatives instead of all 52 (the search ran once per keyword found,
-    ~80 µs on a 1 KB note of code)."""
-    groups: dict[str, list[str]] = {}
-    for alternative in alternatives:
-        assert alternative[0].isalpha() and alternative[1:2] not in ("?", "*", "{"), alternative
-        groups.setdefault(alternative[0], []).append(alternative[1:])
-    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
-
-
-_GENERIC_KEYWORD_RE = _compile(_by_first_letter(_GENERIC_KEYWORDS))
+# Grouped by first letter: ~80 → ~50 µs a 1 KB note of code, the same matches (grouped_alternation).
+_GENERIC_KEYWORD_RE = _compile(grouped_alternation(_GENERIC_KEYWORDS))
 _GENERIC_TAIL_RE = _compile(
     DECLARATOR +
     r"(?P<about>\s+(?:for|of|on|to|at|in)(?:\s+[\w.@'\-]{1,40}){1,4}?)?"

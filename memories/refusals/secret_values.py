@@ -22,6 +22,20 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern:
     return re.compile(pattern, flags)
 
 
+def grouped_alternation(alternatives: list[str]) -> str:
+    """The alternation of ``alternatives`` grouped by their first (literal) character, each group
+    in the list's order. It matches what the flat alternation matches, where it does (only one
+    group can start at a position, and within it the first alternative that matches wins, as
+    before), but Python's re tries a position against a handful of alternatives instead of all of
+    them: the 52 credential words' pattern runs 38 % faster (tests/memories/test_secret_rule_needs.py)."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        if not alternative[:1].isalnum() or alternative[1:2] in ("?", "*", "+", "{"):
+            raise ValueError(f"{alternative!r} does not start with a literal character")
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
+
+
 # ============================================================================================
 # Is this value key material? (entropy, word-likeness, shapes that are never secrets)
 # ============================================================================================

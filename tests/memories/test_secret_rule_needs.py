@@ -4,8 +4,9 @@
 * the format rules run only on notes holding one of their substrings ("needs"), found in one pass
   (memories/refusals/secret_formats.present_needs): it must find exactly what searching for each
   need by itself finds, or a rule would silently stop running;
-* the credential words' pattern is grouped by first letter (secret_context._by_first_letter): it
-  must match exactly where and what the flat alternation matches."""
+* the credential words' and the tools' patterns are grouped by first letter
+  (secret_values.grouped_alternation): they must match exactly where and what the flat
+  alternations match."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import re
 
 import pytest
 
+from memories.refusals.secret_cli import _COMMAND_RE, _FLAGS
 from memories.refusals.secret_context import _GENERIC_KEYWORD_RE, _GENERIC_KEYWORDS
 from memories.refusals.secret_formats import _ALL_NEEDS, present_needs
+from memories.refusals.secret_values import grouped_alternation
 
 
 def one_by_one(lowered: str) -> frozenset[str]:
@@ -50,3 +53,21 @@ def test_the_grouped_credential_words_match_as_the_flat_alternation():
     for text in texts:
         assert ([(m.span(), m.group()) for m in _GENERIC_KEYWORD_RE.finditer(text)]
                 == [(m.span(), m.group()) for m in flat.finditer(text)]), text
+
+
+def test_the_grouped_tool_names_match_as_the_flat_alternation():
+    names = [re.escape(c).replace(r"\ ", r"\s+") for c in sorted(_FLAGS, key=len, reverse=True)]
+    grouped = grouped_alternation(names)
+    assert grouped in _COMMAND_RE.pattern
+    flat = re.compile(_COMMAND_RE.pattern.replace(grouped, "|".join(names)), _COMMAND_RE.flags)
+    rng = random.Random(19)
+    pieces = [*sorted(_FLAGS), "PsExec.exe", "MySQL", " ", "\n", "/", "(", "x", "-p", "az login"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        assert ([(m.span(), m.group("command")) for m in _COMMAND_RE.finditer(text)]
+                == [(m.span(), m.group("command")) for m in flat.finditer(text)]), text
+
+
+def test_an_alternative_without_a_literal_first_character_is_refused():
+    with pytest.raises(ValueError):
+        grouped_alternation(["key", "[a-z]ey"])
