@@ -17,12 +17,28 @@ _LITERAL = r"([\"'`])((?:(?!\1)[^\\\n]|\\.){0,200})\1"
 _LITERAL_RE = re.compile(_LITERAL)
 _JOIN_RE = re.compile(r"\s*(?:\+|\.{1,2}|\|\||&)?\s*")
 # Two literals with an operator or a line break between them, or two double-quoted ones side by
-# side ("a""b"; two single quotes side by side are SQL's escaped quote).
+# side ("a""b"; two single quotes side by side are SQL's escaped quote). Two patterns: the second
+# starts with any character, so re tries it at every position; it is searched only where '""' is.
 _JOINED_LITERALS_HINT_RE = re.compile(
-    r"[\"'`](?:[ \t]*(?:\+|\.{1,2}|\|\||&)\s*|[ \t]*\r?\n\s*)[\"'`]|[^\s\"]\"\"[^\s\"]")
+    r"[\"'`](?:[ \t]*(?:\+|\.{1,2}|\|\||&)\s*|[ \t]*\r?\n\s*)[\"'`]")
+_SIDE_BY_SIDE_RE = re.compile(r"[^\s\"]\"\"[^\s\"]")
 # A call that joins its literals whatever separates them in the source: "[…].join('')",
 # "''.join([…])", "CONCAT(…)", "implode('', […])", "strings.Join(…)", "String.join(…)".
+# Searched only where one of its words is (a case-blind pattern is searched position by position).
 _JOIN_CALL_RE = re.compile(r"(?i)\b(?:join|concat|concat_ws|implode)\s*\(")
+_JOIN_CALL_WORDS = ("join", "concat", "implode")
+
+
+def _joins_literals(text: str) -> bool:
+    return (_JOINED_LITERALS_HINT_RE.search(text) is not None
+            or ('""' in text and _SIDE_BY_SIDE_RE.search(text) is not None))
+
+
+def _calls_a_join(text: str) -> bool:
+    if "(" not in text:
+        return False
+    lowered = text.lower()
+    return any(word in lowered for word in _JOIN_CALL_WORDS) and _JOIN_CALL_RE.search(text) is not None
 _COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
 # Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
 _CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
@@ -36,10 +52,7 @@ def joined_literals(text: str, *, in_call: bool = False) -> View | None:
     ``in_call``: the text calls a join ("[…].join('')", "CONCAT(…)"), so a comma between
     literals joins them too; such a view counts only findings of a format of its own (any two
     arguments side by side would otherwise make a random-looking string)."""
-    if in_call:
-        if _JOIN_CALL_RE.search(text) is None:
-            return None
-    elif _JOINED_LITERALS_HINT_RE.search(text) is None:
+    if not (_calls_a_join(text) if in_call else _joins_literals(text)):
         return None
     join_re = _COMMA_JOIN_RE if in_call else _JOIN_RE
     out: list[str] = []
