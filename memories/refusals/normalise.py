@@ -290,7 +290,14 @@ def decode_base64_text(token: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     for cut in range(0, 4):  # a UTF-8 character cut by the end of the run
-        text = _readable(raw[: len(raw) - cut] if cut else raw)
+        chunk = raw[: len(raw) - cut] if cut else raw
+        try:
+            chunk.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if error.start < len(raw) - 3:
+                return None  # no character cut by the end: no shorter reading decodes either
+            continue  # (most runs are keys, whose bytes fail early: one decode, not four)
+        text = _readable(chunk)
         if text is not None:
             return text
     return None
