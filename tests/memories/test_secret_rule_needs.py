@@ -4,7 +4,7 @@
 * the format rules run only on notes holding one of their substrings ("needs"), found in one pass
   (memories/refusals/secret_formats.present_needs): it must find exactly what searching for each
   need by itself finds, or a rule would silently stop running;
-* the credential words' and the tools' patterns are grouped by first letter
+* the credential words', the tools' and the user words' patterns are grouped by first letter
   (secret_values.grouped_alternation): they must match exactly where and what the flat
   alternations match."""
 
@@ -18,6 +18,7 @@ import pytest
 from memories.refusals.secret_cli import _COMMAND_RE, _FLAGS
 from memories.refusals.secret_context import _GENERIC_KEYWORD_RE, _GENERIC_KEYWORDS
 from memories.refusals.secret_formats import _ALL_NEEDS, present_needs
+from memories.refusals.secret_prose import _USER_WORD_RE
 from memories.refusals.secret_values import grouped_alternation
 
 
@@ -71,3 +72,15 @@ def test_the_grouped_tool_names_match_as_the_flat_alternation():
 def test_an_alternative_without_a_literal_first_character_is_refused():
     with pytest.raises(ValueError):
         grouped_alternation(["key", "[a-z]ey"])
+
+
+def test_the_grouped_user_words_match_as_the_flat_alternation():
+    flat = re.compile(r"log\s*in|sign\s*in|credentials|creds?|username|user|account|acct|benutzer|"
+                      r"utilisateur|usuario|wi-?fi|wlan|ssid|(?<![\w.])u(?=\s*[:=])")
+    rng = random.Random(20)
+    pieces = ["u", "user", "username", "usuario", " ", ".", ":", "=", "_", "x", "log in", "login",
+              "wi-fi", "creds", "u:", "au", "\n", "account"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert ([(m.span(), m.group()) for m in _USER_WORD_RE.finditer(text)]
+                == [(m.span(), m.group()) for m in flat.finditer(text)]), text
