@@ -38,7 +38,8 @@ __all__ = ["NOT_CREDENTIAL_QUALIFIERS", "credential_name", "find_quoted_phrase_a
 
 # A quoted literal with a space in it (or one line break). Written without backtracking: the
 # literal-first form is searched across a whole note, and "[^'\n]*\s[^'\n]*" tried every split
-# of the text after each apostrophe (0.4 ms per 1 KB note of prose: benchmarks/bench_secrets.py).
+# of the text after each apostrophe, the slowest step of a 1 KB note of prose
+# (benchmarks/bench_secrets.py).
 _PHRASE = r"(?:\"(?P<dq>[^\"\n]*+\n[^\"\n]*+|[^\"\n\s]*+\s[^\"\n]*+)\"|'(?P<sq>[^'\n]*+\n[^'\n]*+|[^'\n\s]*+\s[^'\n]*+)'|`(?P<bq>[^`\n]*+\n[^`\n]*+|[^`\n\s]*+\s[^`\n]*+)`)"
 # Found from the credential word out (a scan of every word of a note is several times slower):
 # the identifier around the word, then anchored after it what follows a name in an assignment.
