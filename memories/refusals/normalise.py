@@ -265,9 +265,12 @@ def _ascii_quoted(text: str) -> View | None:
 def _readable(raw: bytes) -> str | None:
     """``raw`` as text when it is printable UTF-8 (tabs and newlines allowed), else None."""
     try:
-        decoded = raw.decode("utf-8")
+        return _printable(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return None
+
+
+def _printable(decoded: str) -> str | None:
     if len(decoded) < 8 or not all(c.isprintable() or c in "\n\t\r" for c in decoded):
         return None
     return decoded
@@ -292,12 +295,12 @@ def decode_base64_text(token: str) -> str | None:
     for cut in range(0, 4):  # a UTF-8 character cut by the end of the run
         chunk = raw[: len(raw) - cut] if cut else raw
         try:
-            chunk.decode("utf-8")
+            decoded = chunk.decode("utf-8")
         except UnicodeDecodeError as error:
             if error.start < len(raw) - 3:
                 return None  # no character cut by the end: no shorter reading decodes either
             continue  # (most runs are keys, whose bytes fail early: one decode, not four)
-        text = _readable(chunk)
+        text = _printable(decoded)
         if text is not None:
             return text
     return None
