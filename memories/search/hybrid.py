@@ -259,15 +259,29 @@ def note_id_text(raw) -> str:
     return str(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
 
 
-def signals_of(notes: Sequence[tuple]) -> list[Signals]:
-    """Signals of notes given as (id, *NOTE_COLUMNS), their vectors decoded in one go."""
-    read_at = time.monotonic()
+def _parts_and_blobs(notes: Sequence[tuple]) -> tuple[list[tuple], list[bytes | None]]:
     parts, blobs = [], []
     for note_id, key, value, layer, pinned, subject_kind, subject_id, search_text, search_terms, embedding in notes:
         terms, blob = vectors.current_index(key, value, search_text, search_terms, embedding)
         parts.append((note_id, key, value, layer, bool(pinned), subject_kind, subject_id, terms))
         blobs.append(blob)
+    return parts, blobs
+
+
+def signals_of(notes: Sequence[tuple]) -> list[Signals]:
+    """Signals of notes given as (id, *NOTE_COLUMNS), their vectors decoded in one go."""
+    read_at = time.monotonic()
+    parts, blobs = _parts_and_blobs(notes)
     return [Signals(*part, vector, read_at) for part, vector in zip(parts, vectors.vectors_of(blobs))]
+
+
+def signals_and_blobs(notes: Sequence[tuple]) -> tuple[list[Signals], list[bytes | None]]:
+    """Signals of notes given as (id, *NOTE_COLUMNS) with no vector, and their usable stored
+    vectors' bytes: for a caller that keeps the vectors in a matrix of its own and decodes them
+    there (``vectors.vectors_into``), so no array is made per note."""
+    read_at = time.monotonic()
+    parts, blobs = _parts_and_blobs(notes)
+    return [Signals(*part, None, read_at) for part in parts], blobs
 
 
 _note_id, _signals_of = note_id_text, signals_of

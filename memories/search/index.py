@@ -42,7 +42,8 @@ from memories.models import Note
 from memories.search import ann, marker, snapshot
 from memories.search.embedding import DIMS
 from memories.search.fulltext import Vocabulary
-from memories.search.hybrid import Signals, note_id_text, signals_of
+from memories.search.hybrid import Signals, note_id_text, signals_and_blobs
+from memories.search.vectors import vectors_into
 from memories.search.visible import Visible
 
 logger = logging.getLogger(__name__)
@@ -291,7 +292,8 @@ class WorkspaceIndex:
         search of a small workspace builds its whole index here: benchmarks/bench_core.py)."""
         if not rows:
             return
-        found = signals_of([(note_id_text(row[0]), *row[2:]) for row in rows])
+        # The rows' vectors live in the matrix only (their Signals have none): decoded into it.
+        found, blobs = signals_and_blobs([(note_id_text(row[0]), *row[2:]) for row in rows])
         self._map_base()
         start = self.n
         end = start + len(found)
@@ -302,16 +304,7 @@ class WorkspaceIndex:
         self.ids += ids
         self.row_of.update(zip(ids, range(start, end)))
         self.alive[start:end] = True
-        with_vector = [i for i, signals in enumerate(found) if signals.vector is not None]
-        if len(with_vector) == len(found):
-            self.matrix[start:end] = np.stack([signals.vector for signals in found])
-            self.has_vector[start:end] = True
-        else:
-            self.matrix[start:end] = 0.0
-            self.has_vector[start:end] = False
-            if with_vector:
-                self.matrix[np.array(with_vector) + start] = np.stack([found[i].vector for i in with_vector])
-                self.has_vector[np.array(with_vector) + start] = True
+        self.has_vector[start:end] = vectors_into(blobs, self.matrix[start:end])
         code = self._code
         self.scope[start:end] = [code("scope", row[1]) for row in rows]
         self.layer[start:end] = [code("layer", signals.layer) for signals in found]
@@ -379,8 +372,8 @@ class WorkspaceIndex:
             read = {}
             for start in range(0, len(missing), _READ_BATCH):
                 batch = self._select([self.note_id(r) for r in missing[start:start + _READ_BATCH]])
-                read.update(zip([note_id_text(row[0]) for row in batch],
-                                signals_of([(note_id_text(row[0]), *row[2:]) for row in batch])))
+                found, _ = signals_and_blobs([(note_id_text(row[0]), *row[2:]) for row in batch])
+                read.update(zip([note_id_text(row[0]) for row in batch], found))
             for r in missing:
                 self.signals[r] = read.get(self.note_id(r))
         return [self.signals[r] for r in rows]

@@ -130,6 +130,31 @@ def vectors_of(blobs: Sequence[bytes | None]) -> list[np.ndarray | None]:
     return found
 
 
+def vectors_into(blobs: Sequence[bytes | None], out: np.ndarray) -> np.ndarray:
+    """Stored vectors decoded into the rows of ``out`` (float32, one row per blob), zeros where
+    missing or not a vector; answers which rows got one. The float16 ones go straight into
+    ``out``: no float32 copy is made first, nor an array per note."""
+    has = np.zeros(len(blobs), dtype=bool)
+    half = [i for i, blob in enumerate(blobs) if blob is not None and len(blob) == DIMS * 2]
+    if half:
+        decoded = np.frombuffer(b"".join(blobs[i] for i in half), dtype="<f2").reshape(len(half), DIMS)
+        if len(half) == len(blobs):
+            out[:] = decoded
+        else:
+            out[half] = decoded
+        has[half] = True
+    for i, blob in enumerate(blobs):
+        if blob is not None and not has[i]:
+            try:
+                out[i] = vector_from_bytes(bytes(blob))
+                has[i] = True
+            except ValueError:
+                pass
+    if not has.all():
+        out[~has] = 0.0
+    return has
+
+
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 

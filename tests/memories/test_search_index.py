@@ -271,6 +271,26 @@ def test_what_searches_cache_counts_against_the_budget(search_model, owner, peop
     assert masks > 0 and found.nbytes() == total - masks
 
 
+def test_vectors_decoded_into_the_index_matrix_are_those_a_note_is_read_with():
+    """The index decodes its rows' vectors into its own matrix; they are the ones ``vectors_of``
+    gives a note, whatever mix of float16, float32, missing and broken bytes a batch holds."""
+    import numpy as np
+
+    from memories.search.embedding import DIMS, vector_to_bytes
+
+    rng = np.random.default_rng(5)
+    made = rng.standard_normal((6, DIMS)).astype(np.float32)
+    for blobs in ([vector_to_bytes(v) for v in made],
+                  [vector_to_bytes(made[0]), None, vector_to_bytes(made[2], "float32"), b"broken",
+                   vector_to_bytes(made[4]), None]):
+        out = np.full((len(blobs), DIMS), 7.0, dtype=np.float32)
+        has = vectors.vectors_into(blobs, out)
+        expected = vectors.vectors_of(blobs)
+        assert has.tolist() == [v is not None for v in expected]
+        for row, want in zip(out, expected):
+            assert np.array_equal(row, want if want is not None else np.zeros(DIMS, dtype=np.float32))
+
+
 def test_the_vocabulary_finds_the_words_the_word_index_finds():
     rng = random.Random(4)
     letters = "abcdeéz1"
