@@ -2,8 +2,9 @@
 
 tests/data/outside/secrets/ holds other scanners' test cases and fixtures and lines of other
 people's files (corpus.jsonl), the quarter of gitleaks' rule tests and of Nosey Parker's rule
-examples never looked at (gitleaks.jsonl, noseyparker.jsonl) and half of TruffleHog's detector
-tests (trufflehog.jsonl); its README gives every source and licence. No rule is tuned on them: a case a
+examples never looked at (gitleaks.jsonl, noseyparker.jsonl), half of TruffleHog's detector
+tests (trufflehog.jsonl) and the quarter of CredSweeper's test samples never looked at
+(credsweeper.jsonl); its README gives every source and licence. No rule is tuned on them: a case a
 rule was changed for moves to tests/data/secret_tuning_from_outside.jsonl first, and the gitleaks
 rule files drawn for tuning are tests/data/secret_tuning_from_gitleaks.jsonl.
 
@@ -30,22 +31,25 @@ OUTSIDE = ROOT / "tests" / "data" / "outside" / "secrets" / "corpus.jsonl"
 OUTSIDE_GITLEAKS = OUTSIDE.parent / "gitleaks.jsonl"
 OUTSIDE_NOSEYPARKER = OUTSIDE.parent / "noseyparker.jsonl"
 OUTSIDE_TRUFFLEHOG = OUTSIDE.parent / "trufflehog.jsonl"
+OUTSIDE_CREDSWEEPER = OUTSIDE.parent / "credsweeper.jsonl"
 README = OUTSIDE.parent / "README.md"
 TUNING = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
 TUNING_GITLEAKS = ROOT / "tests" / "data" / "secret_tuning_from_gitleaks.jsonl"
 TUNING_NOSEYPARKER = ROOT / "tests" / "data" / "secret_tuning_from_noseyparker.jsonl"
 TUNING_TRUFFLEHOG = ROOT / "tests" / "data" / "secret_tuning_from_trufflehog.jsonl"
+TUNING_CREDSWEEPER = ROOT / "tests" / "data" / "secret_tuning_from_credsweeper.jsonl"
 
 # Issue 18's targets on the outside set.
 RECALL_TARGET = 0.995
 FALSE_REFUSAL_TARGET = 0.003
-# Recall as measured on the four outside files together (0.970, 1,200/1,237, then 0.972,
+# Recall as measured on the outside files together (0.970, 1,200/1,237, then 0.972,
 # 1,203/1,237 after short quoted keys, products' keys and numbered names: 196/198 of
 # corpus.jsonl, 244/248 of gitleaks.jsonl, 74/85 of noseyparker.jsonl after psexec.yml moved to
-# tuning, 689/706 of trufflehog.jsonl): the issue's 0.995 is not reached (README). This floor
-# keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once
-# that is met.
-RECALL_FLOOR = 0.972
+# tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 as first measured, 0.965,
+# 1,264/1,310): the issue's 0.995 is not reached (README). This
+# floor keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET
+# once that is met.
+RECALL_FLOOR = 0.964
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
 # keys as UUIDs and SonarQube tokens in both cases, 0.993, 670/675 with short header values;
@@ -58,6 +62,8 @@ NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914
 # nearly-hex and secret_id rules (0.961, 732/762), keys after a product's name (0.967,
 # 737/762) and short quoted keys, two formats and numbered names (0.976, 744/762; README).
 TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.976
+# CredSweeper's sample files drawn for tuning: 0.889 (367/413) as first measured (README).
+CREDSWEEPER_TUNING_RECALL_FLOOR = 0.888
 
 
 def load(path: Path) -> list[dict]:
@@ -67,7 +73,8 @@ def load(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def outside() -> list[dict]:
-    return load(OUTSIDE) + load(OUTSIDE_GITLEAKS) + load(OUTSIDE_NOSEYPARKER) + load(OUTSIDE_TRUFFLEHOG)
+    return (load(OUTSIDE) + load(OUTSIDE_GITLEAKS) + load(OUTSIDE_NOSEYPARKER) + load(OUTSIDE_TRUFFLEHOG)
+            + load(OUTSIDE_CREDSWEEPER))
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +86,9 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
     assert {r["label"] for r in outside} == {"secret", "benign"}
     # corpus.jsonl: 207 secret notes were cut, 9 moved to the tuning set since (README), 198 are
     # left; gitleaks.jsonl: 248 of the 923 cut, noseyparker.jsonl: 85 of the 354 cut,
-    # trufflehog.jsonl: 706 of the 1,468 cut (the rest of each was drawn for tuning).
-    assert sum(r["label"] == "secret" for r in outside) >= 1230
+    # trufflehog.jsonl: 706 of the 1,468 cut, credsweeper.jsonl: 73 of the 486 cut (the rest of
+    # each was drawn for tuning).
+    assert sum(r["label"] == "secret" for r in outside) >= 1300
     assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
     assert len({r["text"] for r in outside}) == len(outside)
     readme = README.read_text(encoding="utf-8")
@@ -95,10 +103,10 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
 
 def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
     tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS) + load(TUNING_NOSEYPARKER)
-             + load(TUNING_TRUFFLEHOG)}
+             + load(TUNING_TRUFFLEHOG) + load(TUNING_CREDSWEEPER)}
     assert tuned and not tuned & {r["text"] for r in outside}
     for tuning, measured in ((TUNING_GITLEAKS, OUTSIDE_GITLEAKS), (TUNING_NOSEYPARKER, OUTSIDE_NOSEYPARKER),
-                             (TUNING_TRUFFLEHOG, OUTSIDE_TRUFFLEHOG)):
+                             (TUNING_TRUFFLEHOG, OUTSIDE_TRUFFLEHOG), (TUNING_CREDSWEEPER, OUTSIDE_CREDSWEEPER)):
         tuned_files = {r["source"].split(" ")[1] for r in load(tuning)}
         measured_files = {r["source"].split(" ")[1] for r in load(measured)}
         assert tuned_files and measured_files and not tuned_files & measured_files
@@ -108,7 +116,8 @@ def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
     (TUNING_GITLEAKS, 600, GITLEAKS_TUNING_RECALL_FLOOR),
     (TUNING_NOSEYPARKER, 250, NOSEYPARKER_TUNING_RECALL_FLOOR),
     (TUNING_TRUFFLEHOG, 750, TRUFFLEHOG_TUNING_RECALL_FLOOR),
-], ids=["gitleaks", "noseyparker", "trufflehog"])
+    (TUNING_CREDSWEEPER, 400, CREDSWEEPER_TUNING_RECALL_FLOOR),
+], ids=["gitleaks", "noseyparker", "trufflehog", "credsweeper"])
 def test_recall_on_the_rule_files_drawn_for_tuning_does_not_fall(path, least, floor, capsys):
     figures = outside_figures(load(path))
     with capsys.disabled():
