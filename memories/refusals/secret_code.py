@@ -10,6 +10,9 @@ The last: a call whose arguments are a user name and a password by its library's
 (data/secrets_credential_calls.txt), every argument up to the password a string literal. And a
 pair of literals, user then password, given to a credential's name ("auth=('admin', '…')").
 
+And a password in a statement's or an API's own place for it: SQL's "IDENTIFIED BY '…'",
+libcurl's "CURLOPT_USERPWD", an environment lookup's fallback ("os.getenv('DB_PASSWORD', '…')").
+
 Assignments ("api_key = '…'") are read by secret_context, secret_prose and secret_assignments
 (a quoted phrase, literal first or not); this module reads the shapes where the value comes
 before the name, or inside a call on it.
@@ -72,7 +75,72 @@ _PAIR_RE = re.compile(
 )
 
 
+# SQL's own place for a password (MySQL, MariaDB and Oracle: "CREATE USER … IDENTIFIED BY '…'",
+# "ALTER USER … IDENTIFIED WITH mysql_native_password BY '…'", unquoted in Oracle): the word after
+# BY, unless it is a bind variable or a template (":pw", "?", "@pw", "${PW}", "%s").
+_SQL_IDENTIFIED_RE = re.compile(
+    r"\bIDENTIFIED\s+(?:WITH\s+['\"]?\w+['\"]?\s+)?BY\s+(?:PASSWORD\s+)?"
+    r"(?:(?P<q>['\"])(?P<qval>[^'\"\n]{1,128})(?P=q)|(?P<val>[^\s;'\"\\,)]{1,128}))",
+    re.IGNORECASE,
+)
+# libcurl's options that carry a password (curl.se/libcurl/c/curl_easy_setopt.html), set to a
+# literal: "curl_easy_setopt(curl, CURLOPT_PROXYUSERPWD, "user:…")".
+_CURL_OPTION_RE = re.compile(
+    r"\bCURLOPT_(?P<option>USERPWD|PROXYUSERPWD|PASSWORD|PROXYPASSWORD|KEYPASSWD|SSLKEYPASSWD|SSLCERTPASSWD|"
+    r"TLSAUTH_PASSWORD|PROXY_TLSAUTH_PASSWORD|PROXY_KEYPASSWD|XOAUTH2_BEARER)\s*,\s*"
+    r"(?P<q>[\"'])(?P<val>[^\"'\n]{1,256})(?P=q)"
+)
+_BOUND_RE = re.compile(r"^(?:[:?@$%{]|&\w)")
+# A fallback written beside an environment lookup is in the code for anyone to read:
+# "os.getenv('DB_PASSWORD', '…')", "SECRET = os.environ.get('S') or '…'". The variable's or the
+# assigned name must say credential.
+_ENV_DEFAULT_RE = re.compile(
+    r"(?:(?P<name>[A-Za-z_][\w.]*)\s*:?=\s*)?"
+    r"(?<![\w.])(?:os\.)?(?:environ\.get|getenv|Getenv|env\.get|ENV\.fetch|System\.getenv)\(\s*"
+    r"(?P<eq>[\"'])(?P<env>[^\"'\n]{1,128})(?P=eq)\s*"
+    r"(?:,\s*(?P<q>[\"'])(?P<val>[^\"'\n]{1,256})(?P=q)\s*\)"
+    r"|\)\s*(?:or|\|\||\?\?|\?:)\s*(?P<q2>[\"'])(?P<val2>[^\"'\n]{1,256})(?P=q2))"
+)
+_CREDENTIAL_NAME_RE = re.compile(_CREDENTIAL_NAME, re.IGNORECASE)
+
+
+def _statement_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    """Passwords given by a statement's or an API's own syntax (SQL, libcurl, an environment
+    lookup's fallback)."""
+    if "identified" in lowered:
+        for match in _SQL_IDENTIFIED_RE.finditer(text):
+            group = "qval" if match.group("qval") is not None else "val"
+            start, end = match.span(group)
+            value = match.group(group)
+            if (not _BOUND_RE.match(value) and not _overlaps(taken, start, end)
+                    and _acceptable_password(value, strength="weak", quoted=group == "qval")):
+                yield "password_in_code", start, end, 62
+    if "getenv" in lowered or "env.get" in lowered or "environ.get" in lowered or "env.fetch" in lowered:
+        for match in _ENV_DEFAULT_RE.finditer(text):
+            names = [match.group("env"), match.group("name") or ""]
+            if not any(_CREDENTIAL_NAME_RE.search(name) for name in names):
+                continue
+            group = "val" if match.group("val") is not None else "val2"
+            start, end = match.span(group)
+            if (not _overlaps(taken, start, end)
+                    and _acceptable_password(match.group(group), strength="weak", quoted=True)):
+                yield "password_in_code", start, end, 62
+    if "curlopt_" in lowered:
+        for match in _CURL_OPTION_RE.finditer(text):
+            start, end = match.span("val")
+            value = match.group("val")
+            if match.group("option").endswith("USERPWD"):
+                user, colon, password = value.partition(":")
+                if not colon:
+                    continue
+                start += len(user) + 1
+                value = password
+            if not _overlaps(taken, start, end) and _acceptable_password(value, strength="weak", quoted=True):
+                yield "password_in_code", start, end, 62
+
+
 def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    yield from _statement_passwords(text, lowered, taken)
     if "(" not in text and "==" not in text and "!=" not in text and "[" not in text:
         return
     for match in _PAIR_RE.finditer(text):

@@ -175,6 +175,15 @@ def _is_assignment(match: re.Match, text: str, name_start: int) -> bool:
 _DASHED_HEX_RE = _compile(r"[0-9a-fA-F]{4,}(?:-[0-9a-fA-F]{4,}){2,}")
 
 
+def _long_option(text: str, start: int) -> bool:
+    """The name at ``start`` is part of a command line's long option ("--secret-token <value>"):
+    the space after it assigns, as "=" does."""
+    token_start = start
+    while token_start > 0 and not text[token_start - 1].isspace():
+        token_start -= 1
+    return text.startswith("--", token_start) and token_start < start
+
+
 def _is_dashed_hex(value: str) -> bool:
     """24+ hex digits in groups of four or more joined by dashes: a UUID's cousin."""
     return _DASHED_HEX_RE.fullmatch(value) is not None and len(value) - value.count("-") >= 24
@@ -246,7 +255,7 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             # "kafka_key" or "dedup_key" name data, NOT_CREDENTIAL_QUALIFIERS); so do other hex
             # keys written in dashed groups ("e99848c6-aeb1-…-4160").
             strong = bool(_STRONG_KEYWORD_RE.search(keyword)) or bool(before and product_word(before[-1]))
-            if not (strong and separator(match) and not match.group("about")):
+            if not (strong and (separator(match) or _long_option(text, span[0])) and not match.group("about")):
                 continue
         elif value.isdigit():
             # A long number assigned to a strong word is a numeric secret (Discord client

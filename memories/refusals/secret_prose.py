@@ -112,8 +112,9 @@ _PASSWORD_WORDS = (
     r"mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord|adgangskode|salasana|"
     r"heslo|jelsz(?:ó|o)|"
     # Spelt to slip past a word list: "p@ssw0rd", "passw0rd", "p a s s w o r d", "pass word",
-    # and short forms ("pword", "pswd", "psw", "p/w"), "code word"; before "pass" and "pw".
-    r"p[a@4][s$5][s$5]w[o0]rd|p[a@4][s$5][s$5]wd|p ?[a@4] ?[s$5] ?[s$5] ?w ?[o0] ?r ?d|pass\s+word|"
+    # and short forms ("pword", "pswd", "psw", "p/w", any of "password"'s letters but p, s, w, d
+    # dropped: "psswd", "pswrd", "paswrd", "pasword"), "code word"; before "pass" and "pw".
+    r"p[a@4][s$5][s$5]w[o0]rd|p[a@4]?[s$5]{1,2}w[o0]?r?d|p ?[a@4] ?[s$5] ?[s$5] ?w ?[o0] ?r ?d|pass\s+word|"
     r"pword|pswd|psw|p/w|code\s?word|pass|pw|"
     r"пароль|パスワード|密码|密碼|口令|كلمة\s+(?:ال)?(?:مرور|سر)|비밀번호|סיסמה|şifre|"
     # detect-secrets' KeywordDetector password words (db_?pass, key_?pass, ...)

@@ -56,6 +56,10 @@ VENDOR_RULES: list[_Rule] = [
             accept=lambda m, t: _bounded(m, t) and _looks_random(m.group().rsplit(".", 1)[1],
                                                                  with_keyword=False)),
     _vendor("groq_key", r"gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])", ("gsk_",), accept=_bounded_left),
+    # NATS nkeys: a seed is "S", its key's type (User, Account, Operator, Node, Cluster, curve X),
+    # then base32 (RFC 4648) to 58 characters in all; no substring of its own, so only near a run.
+    _vendor("nats_nkey_seed", r"S[UAONCX][A-Z2-7]{56}(?![A-Za-z0-9])", ("s",), accept=_bounded_left,
+            min_run=58),
     _vendor("tailscale_key", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
             ("tskey-",)),
     _vendor("google_oauth_secret", r"GOCSPX-[0-9A-Za-z_\-]{28}", ("gocspx-",)),

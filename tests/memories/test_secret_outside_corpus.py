@@ -45,8 +45,8 @@ FALSE_REFUSAL_TARGET = 0.003
 # Recall as measured on the outside files together (0.970, 1,200/1,237, then 0.972,
 # 1,203/1,237 after short quoted keys, products' keys and numbered names: 196/198 of
 # corpus.jsonl, 244/248 of gitleaks.jsonl, 74/85 of noseyparker.jsonl after psexec.yml moved to
-# tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 as first measured, 0.965,
-# 1,264/1,310): the issue's 0.995 is not reached (README). This
+# tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 before and after the rules
+# from its tuning draws, 0.965, 1,264/1,310): the issue's 0.995 is not reached (README). This
 # floor keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET
 # once that is met.
 RECALL_FLOOR = 0.964
@@ -62,8 +62,9 @@ NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914
 # nearly-hex and secret_id rules (0.961, 732/762), keys after a product's name (0.967,
 # 737/762) and short quoted keys, two formats and numbered names (0.976, 744/762; README).
 TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.976
-# CredSweeper's sample files drawn for tuning: 0.889 (367/413) as first measured (README).
-CREDSWEEPER_TUNING_RECALL_FLOOR = 0.888
+# CredSweeper's sample files drawn for tuning: 0.889 (367/413) as first measured, 0.964
+# (398/413) after the rules written from their misses (README).
+CREDSWEEPER_TUNING_RECALL_FLOOR = 0.963
 
 
 def load(path: Path) -> list[dict]:

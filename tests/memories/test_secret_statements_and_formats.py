@@ -1,0 +1,89 @@
+"""Issue 18, secrets (SPEC R-SAVE-2): forms CredSweeper's tuning draws missed
+(tests/data/secret_tuning_from_credsweeper.jsonl; tests/data/outside/secrets/README.md).
+
+* A password given by a statement's or an API's own syntax (memories/refusals/secret_code.py):
+  SQL's ``IDENTIFIED BY '…'``, libcurl's password options, an environment lookup's fallback.
+* ``password`` with letters dropped as a name ("PSSWD", "PASWORD"; secret_prose.py).
+* A UUID given to a long option named as a credential ("--secret-token <uuid>").
+* Formats from the vendors' layouts (data/secret_prefixed_formats.txt, secret_vendors.py).
+
+The values are made up. Every refused case fails against the detector of commit fe09c5b.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.refusals.secrets import find_secrets
+
+UUID = "5b3e9c1a-7d42-4f8e-a1c6-2e9b8d7f4a30"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("CREATE USER 'etl'@'%' IDENTIFIED BY 'Wq7zR2pLm4';", "Wq7zR2pLm4"),
+    ("ALTER USER 'root'@'localhost' IDENTIFIED WITH mysql_native_password BY 'Wq7zR2pLm4';", "Wq7zR2pLm4"),
+    ("create user reporting identified by Wq7zR2pLm4;", "Wq7zR2pLm4"),  # Oracle, unquoted
+    ('exec("CREATE USER app ACCOUNT UNLOCK IDENTIFIED BY Wq7zR2pLm4");', "Wq7zR2pLm4"),
+    ("sh -c 'echo CREATE USER app IDENTIFIED BY Wq7zR2pLm4\\; >>setup.sql'", "Wq7zR2pLm4"),
+    ('curl_easy_setopt(curl, CURLOPT_PROXYPASSWORD, ")d!~ORI8ed72");', ")d!~ORI8ed72"),
+    ('curl_easy_setopt(curl, CURLOPT_USERPWD, "svc:Kq8mZ2wLp9");', "Kq8mZ2wLp9"),
+    ('db_password = os.getenv("DB_PASSWORD", "Kq8mZ2wL!p9")', "Kq8mZ2wL!p9"),
+    ('if SECRET := getenv("APP_S", "GEHEIMN1S"):', "GEHEIMN1S"),
+    ('PASSWORD = os.environ.get("PASSWORD") or "at5G6zi!m"', "at5G6zi!m"),
+    ('ENV.fetch("DB_PASSWORD", "Summer2024")', "Summer2024"),
+    ("PSSWD:=Hv7kQ2mWx9", "Hv7kQ2mWx9"),
+    ("PASWORD=Hv7kQ2mWx9", "Hv7kQ2mWx9"),
+    ("export PSWRD=Hv7kQ2mWx9", "Hv7kQ2mWx9"),
+    (f"deployctl --secret-token {UUID}", UUID),
+], ids=["sql-quoted", "sql-with-plugin", "sql-oracle-unquoted", "sql-in-a-call", "sql-in-shell",
+        "curl-proxy-password", "curl-userpwd", "getenv-default", "getenv-walrus", "environ-or",
+        "env-fetch", "psswd", "pasword", "pswrd", "long-option-uuid"])
+def test_the_password_is_refused(text, value):
+    found = find_secrets(text)
+    assert found and value in [text[f.start:f.end] for f in found]
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("join with SWMTKN-1-3pu6hszjas19xyp7ghgosyx9k8atbfcr8p2is99znpy26u2lkl-1awxwuwd3z9j1z3puu7rcgdbx",
+     "docker_swarm_token"),
+    ("unlock key SWMKEY-1-7c37Cc8654o6p38HnroywCi19pllOnGtbdZEgtKxZu8", "docker_swarm_token"),
+    ("client_token = akab-k2zwu5pyf4uds7ni-hxw6kibpqwb3xvbq", "akamai_token"),
+    ("seed SUAMK2FG4MI6UE3ACF3FK3OIQBCEIEZV7NSWFFEW63UXMRLFM2XLAXK4GY", "nats_nkey_seed"),
+    ("PMAT-01HQ3Z8K2W7N5R9T4V6X1Y3B7D", "postman_access_token"),
+    ("cosmo_69b9f425705c10e576aa6ade81d91e1a", "wundergraph_cosmo_key"),
+    ("sbp_v0_3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c2e8b4d6f0a", "supabase_token"),
+    (f"HRKU-{UUID}", "heroku_key"),
+    ("dnkey-TUMPCCPBPZCE244YV67IYOWZ7W-HBMEHZFHADYXANYUR72YCQWGBWPU2K232PKSZGTADUWVNHO4UEKZ",
+     "defined_networking_key"),
+    ("Z28P3STmkBQi1Y.atlasv1.YE7RBqu6VVyQIOq9a1eC3YFU5Elt7ToIr6OwzKAWlCTQ7N4gElXaWou6aPpOIwGCoc0",
+     "terraform_token"),
+], ids=["swarm-join", "swarm-unlock", "akamai", "nkey-seed", "postman-pmat", "wundergraph",
+        "supabase-v0", "heroku-uuid", "defined-networking-upper", "terraform-mixed-case"])
+def test_vendor_formats_are_refused_by_their_layout(text, kind):
+    assert kind in [finding.kind for finding in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE USER app IDENTIFIED BY :app_password;",  # bind variables and templates
+    "ALTER USER app IDENTIFIED BY ?;",
+    "CREATE USER app IDENTIFIED BY '${APP_PASSWORD}';",
+    "CREATE USER app IDENTIFIED BY 'password';",  # a placeholder
+    "CREATE USER ops IDENTIFIED EXTERNALLY;",
+    "we identified by the end of the sprint which tables to drop",
+    "curl_easy_setopt(curl, CURLOPT_PASSWORD, password);",  # a variable, not a literal
+    'curl_easy_setopt(curl, CURLOPT_USERPWD, "user:password");',
+    'curl_easy_setopt(curl, CURLOPT_URL, "https://example.com/Kq8mZ2wLp9");',
+    'port = os.getenv("PORT", "8080")',  # no credential named
+    'host = os.environ.get("DB_HOST") or "warehouse.internal"',
+    'token = os.getenv("GITHUB_TOKEN", "changeme")',
+    'db_password = os.getenv("DB_PASSWORD", "")',
+    "the psswd field on the signup form is required",
+    f"deployctl --client-id {UUID}",  # an identifier, named so
+    f"the secret token {UUID} was rotated last week",  # prose: no option, no operator
+    "pk_live_51Hx2QnKc8mZ2wLp9Tq7RzV4bN6yD3fA1",  # Stripe publishable keys are public
+], ids=["sql-bind", "sql-question-mark", "sql-template", "sql-placeholder", "sql-externally",
+        "prose-identified-by", "curl-variable", "curl-placeholder", "curl-url", "env-port",
+        "env-host", "env-changeme", "env-empty", "prose-psswd", "long-option-client-id",
+        "prose-uuid", "stripe-publishable"])
+def test_what_is_no_secret_is_kept(text):
+    assert not find_secrets(text)
