@@ -5,10 +5,11 @@ per kind, and scan time per note, on two corpora reported apart:
   from the outside set (tests/data/secret_tuning_from_outside.jsonl);
 * the outside corpus, tests/data/outside/secrets/: scanners' test data and other people's files
   (corpus.jsonl), gitleaks' own rule tests (gitleaks.jsonl), Nosey Parker's rule examples
-  (noseyparker.jsonl), TruffleHog's detector tests (trufflehog.jsonl) and CredSweeper's test
-  samples (credsweeper.jsonl), see its README; never tuned on. The files of the four scanners
-  drawn for tuning are tests/data/secret_tuning_from_gitleaks.jsonl, ..._from_noseyparker.jsonl,
-  ..._from_trufflehog.jsonl and ..._from_credsweeper.jsonl.
+  (noseyparker.jsonl), TruffleHog's detector tests (trufflehog.jsonl), CredSweeper's test
+  samples (credsweeper.jsonl) and Kingfisher's rule examples (kingfisher.jsonl), see its README;
+  never tuned on. The files of the five scanners drawn for tuning are
+  tests/data/secret_tuning_from_gitleaks.jsonl, ..._from_noseyparker.jsonl,
+  ..._from_trufflehog.jsonl, ..._from_credsweeper.jsonl and ..._from_kingfisher.jsonl.
 
     python benchmarks/bench_secrets.py               # or: python -m benchmarks.bench_secrets
     python benchmarks/bench_secrets.py --baseline    # also detect-secrets' ad-hoc scan_line
@@ -48,6 +49,8 @@ OUTSIDE_TRUFFLEHOG = OUTSIDE.parent / "trufflehog.jsonl"
 TUNING_FROM_TRUFFLEHOG = ROOT / "tests" / "data" / "secret_tuning_from_trufflehog.jsonl"
 OUTSIDE_CREDSWEEPER = OUTSIDE.parent / "credsweeper.jsonl"
 TUNING_FROM_CREDSWEEPER = ROOT / "tests" / "data" / "secret_tuning_from_credsweeper.jsonl"
+OUTSIDE_KINGFISHER = OUTSIDE.parent / "kingfisher.jsonl"
+TUNING_FROM_KINGFISHER = ROOT / "tests" / "data" / "secret_tuning_from_kingfisher.jsonl"
 NEAR_MISS = "near_miss:"  # outside benign cases that are a format's boundary tests (README)
 GENERATOR = ROOT / "tests" / "data" / "make_secret_corpus.py"
 HELD_OUT_SEEDS = (101, 202, 303)
@@ -544,6 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     report_outside(outside_figures(load_corpus(TUNING_FROM_TRUFFLEHOG)))
     print("CredSweeper sample files drawn for tuning (tests/data/secret_tuning_from_credsweeper.jsonl):")
     report_outside(outside_figures(load_corpus(TUNING_FROM_CREDSWEEPER)))
+    print("Kingfisher rule files drawn for tuning (tests/data/secret_tuning_from_kingfisher.jsonl):")
+    report_outside(outside_figures(load_corpus(TUNING_FROM_KINGFISHER)))
     for seed in HELD_OUT_SEEDS:
         report_quality(f"Fresh corpus, seed {seed}", measure(generate_corpus(seed), ours))
     hand_written = [
@@ -586,8 +591,11 @@ def main(argv: list[str] | None = None) -> int:
     credsweeper = load_corpus(OUTSIDE_CREDSWEEPER)
     print("credsweeper.jsonl (the quarter of CredSweeper's sample files never looked at):")
     report_outside(outside_figures(credsweeper))
-    print("All five, together (the issue's outside set):")
-    report_outside(outside_figures(outside + gitleaks + noseyparker + trufflehog + credsweeper))
+    kingfisher = load_corpus(OUTSIDE_KINGFISHER)
+    print("kingfisher.jsonl (the quarter of Kingfisher's rule files never looked at):")
+    report_outside(outside_figures(kingfisher))
+    print("All six, together (the issue's outside set):")
+    report_outside(outside_figures(outside + gitleaks + noseyparker + trufflehog + credsweeper + kingfisher))
     report_times("Outside corpus: scan time per 1 KB note", *time_scans(one_kb_notes(outside, 500), args.repeats))
     return 0
 

@@ -52,6 +52,9 @@ _HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
 # Hex ids of what runs and happens ("Sentry event 3f2c…", "job 3f2c… failed"): for a free-standing
 # run only, not when a credential's name is there too.
 _RUN_ID_WORDS = frozenset("event events incident run job execution task".split())
+# What a credential belongs to, where its name says so ("circleci_project_secret", "workspace
+# token", "database password"): with a credential's name there, they name no id.
+_CREDENTIAL_OWNERS = frozenset("project workspace database".split())
 _CONTEXT_WORD_RE = _compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _URL_IN_WINDOW_RE = _compile(r"\S*://\S*")
 _DIGEST_PREFIX_RE = _compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)[-:]")
@@ -75,6 +78,8 @@ def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since:
     words = _HEX_ID_CONTEXT_WORDS if hex_value else _ID_CONTEXT_WORDS
     if hex_value and not named:
         words = words | _RUN_ID_WORDS
+    elif named:
+        words = words - _CREDENTIAL_OWNERS
     return any(word in words for word in _CONTEXT_WORD_RE.findall(window))
 
 

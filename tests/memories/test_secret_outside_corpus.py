@@ -3,8 +3,9 @@
 tests/data/outside/secrets/ holds other scanners' test cases and fixtures and lines of other
 people's files (corpus.jsonl), the quarter of gitleaks' rule tests and of Nosey Parker's rule
 examples never looked at (gitleaks.jsonl, noseyparker.jsonl), half of TruffleHog's detector
-tests (trufflehog.jsonl) and the quarter of CredSweeper's test samples never looked at
-(credsweeper.jsonl); its README gives every source and licence. No rule is tuned on them: a case a
+tests (trufflehog.jsonl) and the quarter of CredSweeper's test samples and of Kingfisher's rule
+examples never looked at (credsweeper.jsonl, kingfisher.jsonl); its README gives every source and
+licence. No rule is tuned on them: a case a
 rule was changed for moves to tests/data/secret_tuning_from_outside.jsonl first, and the gitleaks
 rule files drawn for tuning are tests/data/secret_tuning_from_gitleaks.jsonl.
 
@@ -32,12 +33,14 @@ OUTSIDE_GITLEAKS = OUTSIDE.parent / "gitleaks.jsonl"
 OUTSIDE_NOSEYPARKER = OUTSIDE.parent / "noseyparker.jsonl"
 OUTSIDE_TRUFFLEHOG = OUTSIDE.parent / "trufflehog.jsonl"
 OUTSIDE_CREDSWEEPER = OUTSIDE.parent / "credsweeper.jsonl"
+OUTSIDE_KINGFISHER = OUTSIDE.parent / "kingfisher.jsonl"
 README = OUTSIDE.parent / "README.md"
 TUNING = ROOT / "tests" / "data" / "secret_tuning_from_outside.jsonl"
 TUNING_GITLEAKS = ROOT / "tests" / "data" / "secret_tuning_from_gitleaks.jsonl"
 TUNING_NOSEYPARKER = ROOT / "tests" / "data" / "secret_tuning_from_noseyparker.jsonl"
 TUNING_TRUFFLEHOG = ROOT / "tests" / "data" / "secret_tuning_from_trufflehog.jsonl"
 TUNING_CREDSWEEPER = ROOT / "tests" / "data" / "secret_tuning_from_credsweeper.jsonl"
+TUNING_KINGFISHER = ROOT / "tests" / "data" / "secret_tuning_from_kingfisher.jsonl"
 
 # Issue 18's targets on the outside set.
 RECALL_TARGET = 0.995
@@ -46,10 +49,11 @@ FALSE_REFUSAL_TARGET = 0.003
 # 1,203/1,237 after short quoted keys, products' keys and numbered names: 196/198 of
 # corpus.jsonl, 244/248 of gitleaks.jsonl, 74/85 of noseyparker.jsonl after psexec.yml moved to
 # tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 before and after the rules
-# from its tuning draws, 0.965, 1,264/1,310): the issue's 0.995 is not reached (README). This
-# floor keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET
-# once that is met.
-RECALL_FLOOR = 0.964
+# from its tuning draws, 0.965, 1,264/1,310; with kingfisher.jsonl, 84/108 as first measured
+# with stand-ins left out, 86/107 after, 0.953, 1,350/1,417): the issue's 0.995 is not reached
+# (README). This floor keeps it from falling; raise it as misses are fixed, and replace it with
+# RECALL_TARGET once that is met.
+RECALL_FLOOR = 0.952
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
 # keys as UUIDs and SonarQube tokens in both cases, 0.993, 670/675 with short header values;
@@ -65,6 +69,9 @@ TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.976
 # CredSweeper's sample files drawn for tuning: 0.889 (367/413) as first measured, 0.964
 # (398/413) after the rules written from their misses (README).
 CREDSWEEPER_TUNING_RECALL_FLOOR = 0.963
+# Kingfisher's rule files drawn for tuning: 0.870 (255/293) as first measured with stand-ins left
+# out, 0.895 (256/286) after its rules and label fixes (README).
+KINGFISHER_TUNING_RECALL_FLOOR = 0.894
 
 
 def load(path: Path) -> list[dict]:
@@ -75,7 +82,7 @@ def load(path: Path) -> list[dict]:
 @pytest.fixture(scope="module")
 def outside() -> list[dict]:
     return (load(OUTSIDE) + load(OUTSIDE_GITLEAKS) + load(OUTSIDE_NOSEYPARKER) + load(OUTSIDE_TRUFFLEHOG)
-            + load(OUTSIDE_CREDSWEEPER))
+            + load(OUTSIDE_CREDSWEEPER) + load(OUTSIDE_KINGFISHER))
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +94,9 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
     assert {r["label"] for r in outside} == {"secret", "benign"}
     # corpus.jsonl: 207 secret notes were cut, 9 moved to the tuning set since (README), 198 are
     # left; gitleaks.jsonl: 248 of the 923 cut, noseyparker.jsonl: 85 of the 354 cut,
-    # trufflehog.jsonl: 706 of the 1,468 cut, credsweeper.jsonl: 73 of the 486 cut (the rest of
-    # each was drawn for tuning).
-    assert sum(r["label"] == "secret" for r in outside) >= 1300
+    # trufflehog.jsonl: 706 of the 1,468 cut, credsweeper.jsonl: 73 of the 486 cut,
+    # kingfisher.jsonl: 107 of the 393 left (the rest of each was drawn for tuning).
+    assert sum(r["label"] == "secret" for r in outside) >= 1410
     assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
     assert len({r["text"] for r in outside}) == len(outside)
     readme = README.read_text(encoding="utf-8")
@@ -104,10 +111,11 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
 
 def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
     tuned = {r["text"] for r in load(TUNING) + load(TUNING_GITLEAKS) + load(TUNING_NOSEYPARKER)
-             + load(TUNING_TRUFFLEHOG) + load(TUNING_CREDSWEEPER)}
+             + load(TUNING_TRUFFLEHOG) + load(TUNING_CREDSWEEPER) + load(TUNING_KINGFISHER)}
     assert tuned and not tuned & {r["text"] for r in outside}
     for tuning, measured in ((TUNING_GITLEAKS, OUTSIDE_GITLEAKS), (TUNING_NOSEYPARKER, OUTSIDE_NOSEYPARKER),
-                             (TUNING_TRUFFLEHOG, OUTSIDE_TRUFFLEHOG), (TUNING_CREDSWEEPER, OUTSIDE_CREDSWEEPER)):
+                             (TUNING_TRUFFLEHOG, OUTSIDE_TRUFFLEHOG), (TUNING_CREDSWEEPER, OUTSIDE_CREDSWEEPER),
+                             (TUNING_KINGFISHER, OUTSIDE_KINGFISHER)):
         tuned_files = {r["source"].split(" ")[1] for r in load(tuning)}
         measured_files = {r["source"].split(" ")[1] for r in load(measured)}
         assert tuned_files and measured_files and not tuned_files & measured_files
@@ -118,7 +126,8 @@ def test_no_case_the_rules_were_tuned_on_is_left_in_the_outside_corpus(outside):
     (TUNING_NOSEYPARKER, 250, NOSEYPARKER_TUNING_RECALL_FLOOR),
     (TUNING_TRUFFLEHOG, 750, TRUFFLEHOG_TUNING_RECALL_FLOOR),
     (TUNING_CREDSWEEPER, 400, CREDSWEEPER_TUNING_RECALL_FLOOR),
-], ids=["gitleaks", "noseyparker", "trufflehog", "credsweeper"])
+    (TUNING_KINGFISHER, 280, KINGFISHER_TUNING_RECALL_FLOOR),
+], ids=["gitleaks", "noseyparker", "trufflehog", "credsweeper", "kingfisher"])
 def test_recall_on_the_rule_files_drawn_for_tuning_does_not_fall(path, least, floor, capsys):
     figures = outside_figures(load(path))
     with capsys.disabled():

@@ -1,10 +1,12 @@
-"""Issue 18, secrets (SPEC R-SAVE-2): forms CredSweeper's tuning draws missed
-(tests/data/secret_tuning_from_credsweeper.jsonl; tests/data/outside/secrets/README.md).
+"""Issue 18, secrets (SPEC R-SAVE-2): forms CredSweeper's and Kingfisher's tuning draws missed
+(tests/data/secret_tuning_from_credsweeper.jsonl, ..._from_kingfisher.jsonl;
+tests/data/outside/secrets/README.md).
 
 * A password given by a statement's or an API's own syntax (memories/refusals/secret_code.py):
   SQL's ``IDENTIFIED BY '…'``, libcurl's password options, an environment lookup's fallback.
 * ``password`` with letters dropped as a name ("PSSWD", "PASWORD"; secret_prose.py).
 * A UUID given to a long option named as a credential ("--secret-token <uuid>").
+* A hex credential named for what it belongs to ("circleci_project_secret"; secret_random.py).
 * Formats from the vendors' layouts (data/secret_prefixed_formats.txt, secret_vendors.py).
 
 The values are made up. Every refused case fails against the detector of commit fe09c5b.
@@ -35,9 +37,12 @@ UUID = "5b3e9c1a-7d42-4f8e-a1c6-2e9b8d7f4a30"
     ("PASWORD=Hv7kQ2mWx9", "Hv7kQ2mWx9"),
     ("export PSWRD=Hv7kQ2mWx9", "Hv7kQ2mWx9"),
     (f"deployctl --secret-token {UUID}", UUID),
+    ("circleci_project_secret = 'Cb72374Ca0B5EdFFDe11FeBBbdc5fbFf85f9793a'", "Cb72374Ca0B5EdFFDe11FeBBbdc5fbFf85f9793a"),
+    ("workspace token: 4e1b7c9a2d8f6e3b5a0c9d7e1f4b2a8c", "4e1b7c9a2d8f6e3b5a0c9d7e1f4b2a8c"),
 ], ids=["sql-quoted", "sql-with-plugin", "sql-oracle-unquoted", "sql-in-a-call", "sql-in-shell",
         "curl-proxy-password", "curl-userpwd", "getenv-default", "getenv-walrus", "environ-or",
-        "env-fetch", "psswd", "pasword", "pswrd", "long-option-uuid"])
+        "env-fetch", "psswd", "pasword", "pswrd", "long-option-uuid", "project-secret-hex",
+        "workspace-token-hex"])
 def test_the_password_is_refused(text, value):
     found = find_secrets(text)
     assert found and value in [text[f.start:f.end] for f in found]
@@ -57,8 +62,13 @@ def test_the_password_is_refused(text, value):
      "defined_networking_key"),
     ("Z28P3STmkBQi1Y.atlasv1.YE7RBqu6VVyQIOq9a1eC3YFU5Elt7ToIr6OwzKAWlCTQ7N4gElXaWou6aPpOIwGCoc0",
      "terraform_token"),
+    ("asana_pat = 1/1204387265519342:9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c", "asana_token"),
+    ("ASANA=2/1204387265519342/1206675412098876:9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c", "asana_token"),
+    ("asana token = 0/9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c", "asana_token"),
+    ("teamwork tkn.v1_Q2hVb3Fh0kW7ZpXr4TnB9sLmC8dEyG1uHj5vKa3NfRi6Ow2Ze7MbPq0XcYt4Jg9SlD=", "teamwork_token"),
 ], ids=["swarm-join", "swarm-unlock", "akamai", "nkey-seed", "postman-pmat", "wundergraph",
-        "supabase-v0", "heroku-uuid", "defined-networking-upper", "terraform-mixed-case"])
+        "supabase-v0", "heroku-uuid", "defined-networking-upper", "terraform-mixed-case", "asana-v1",
+        "asana-v2", "asana-v0", "teamwork"])
 def test_vendor_formats_are_refused_by_their_layout(text, kind):
     assert kind in [finding.kind for finding in find_secrets(text)]
 
@@ -81,9 +91,12 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
     f"deployctl --client-id {UUID}",  # an identifier, named so
     f"the secret token {UUID} was rotated last week",  # prose: no option, no operator
     "pk_live_51Hx2QnKc8mZ2wLp9Tq7RzV4bN6yD3fA1",  # Stripe publishable keys are public
+    "project id: 3f2ca9d8e7b6a5f4c3d2e1f0a9b8c7d6",
+    "commit secret: 9fceb02d0ae598e95dc970b74767f19372d61af8",  # a commit's name, said so
+    "GET /api/objects/0/9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c/children",
 ], ids=["sql-bind", "sql-question-mark", "sql-template", "sql-placeholder", "sql-externally",
         "prose-identified-by", "curl-variable", "curl-placeholder", "curl-url", "env-port",
         "env-host", "env-changeme", "env-empty", "prose-psswd", "long-option-client-id",
-        "prose-uuid", "stripe-publishable"])
+        "prose-uuid", "stripe-publishable", "project-id-hex", "commit-secret-sha", "path-zero-hex"])
 def test_what_is_no_secret_is_kept(text):
     assert not find_secrets(text)
