@@ -50,9 +50,9 @@ FALSE_REFUSAL_TARGET = 0.003
 # corpus.jsonl, 244/248 of gitleaks.jsonl, 74/85 of noseyparker.jsonl after psexec.yml moved to
 # tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 before and after the rules
 # from its tuning draws, 0.965, 1,264/1,310; with kingfisher.jsonl, 84/108 as first measured
-# with stand-ins left out, 86/107 after, 0.953, 1,350/1,417): the issue's 0.995 is not reached
-# (README). This floor keeps it from falling; raise it as misses are fixed, and replace it with
-# RECALL_TARGET once that is met.
+# with stand-ins left out, 86/107 after and trufflehog.jsonl 690/706, 0.953, 1,351/1,417): the
+# issue's 0.995 is not reached (README). This floor keeps it from falling; raise it as misses
+# are fixed, and replace it with RECALL_TARGET once that is met.
 RECALL_FLOOR = 0.952
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
