@@ -95,12 +95,13 @@ _BOUND_RE = re.compile(r"^(?:[:?@$%{]|&\w)")
 # "os.getenv('DB_PASSWORD', '…')", "SECRET = os.environ.get('S') or '…'". The variable's or the
 # assigned name must say credential.
 _ENV_DEFAULT_RE = re.compile(
-    r"(?:(?P<name>[A-Za-z_][\w.]*)\s*:?=\s*)?"
     r"(?<![\w.])(?:os\.)?(?:environ\.get|getenv|Getenv|env\.get|ENV\.fetch|System\.getenv)\(\s*"
     r"(?P<eq>[\"'])(?P<env>[^\"'\n]{1,128})(?P=eq)\s*"
     r"(?:,\s*(?P<q>[\"'])(?P<val>[^\"'\n]{1,256})(?P=q)\s*\)"
     r"|\)\s*(?:or|\|\||\?\?|\?:)\s*(?P<q2>[\"'])(?P<val2>[^\"'\n]{1,256})(?P=q2))"
 )
+# The name the lookup is assigned to, read back from the call ("SECRET := getenv(…)").
+_ASSIGNED_NAME_RE = re.compile(r"(?P<name>[A-Za-z_][\w.]{0,80})\s*:?=\s*(?:os\.)?$")
 _CREDENTIAL_NAME_RE = re.compile(_CREDENTIAL_NAME, re.IGNORECASE)
 
 
@@ -117,7 +118,8 @@ def _statement_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
                 yield "password_in_code", start, end, 62
     if "getenv" in lowered or "env.get" in lowered or "environ.get" in lowered or "env.fetch" in lowered:
         for match in _ENV_DEFAULT_RE.finditer(text):
-            names = [match.group("env"), match.group("name") or ""]
+            assigned = _ASSIGNED_NAME_RE.search(text, max(0, match.start() - 100), match.start())
+            names = [match.group("env"), assigned.group("name") if assigned else ""]
             if not any(_CREDENTIAL_NAME_RE.search(name) for name in names):
                 continue
             group = "val" if match.group("val") is not None else "val2"

@@ -59,7 +59,8 @@ VENDOR_RULES: list[_Rule] = [
     # Asana personal access tokens: a version, the user's number (twice in the newest layout),
     # then 32 hex digits ("2/1204…/1206…:3f9a…"; the first ones "0/" and the hex); no prefix of
     # their own, so only near a run.
-    _vendor("asana_token", r"(?<![\w/])(?:[12]/\d{10,20}(?:/\d{10,20})?:|0/)[0-9a-f]{32}(?![0-9a-f])", ("/",),
+    _vendor("asana_token", r"(?<![\w/])(?:[12]/\d{10,20}(?:/\d{10,20})?:|0/)[0-9a-f]{32}(?![0-9a-f])",
+            ("0/", "1/", "2/"),
             min_run=32),
     # NATS nkeys: a seed is "S", its key's type (User, Account, Operator, Node, Cluster, curve X),
     # then base32 (RFC 4648) to 58 characters in all; no substring of its own, so only near a run.
