@@ -273,7 +273,7 @@ def _looks_random_symbols(value: str) -> bool:
 _COMMON_WORDS = words("secrets_common_words")  # data/secrets_common_words.txt
 _PLACEHOLDER_RE = _compile(
     r"""^(?:
-        <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |
+        <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \#\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |
         %\(?[A-Za-z_]*\)?s | %[A-Za-z_][A-Za-z0-9_]*% | \*+ | [xX]{3,} | \.{2,} | …+ | -+ | _+ |
         \#+ | •+ |
         your[_\-]?[A-Za-z_\-]* |
@@ -344,7 +344,7 @@ def _is_non_secret_value(value: str) -> bool:
 
 _FAKE_RE = _compile(r"(?i)fake|dummy|placeholder|redacted|changeme|change_me|xxxx")
 # Phrases standing in for a value (memories.refusals.secret_assignments says which).
-_TEMPLATE_RE = _compile(r"<[^<>]*>|\$\{[^{}]*\}|\{\{[^{}]*\}\}|%\([^()]*\)s")
+_TEMPLATE_RE = _compile(r"<[^<>]*>|[$#]\{[^{}]*\}|\{\{[^{}]*\}\}|%\([^()]*\)s")
 _STAND_IN_RE = _compile(
     r"(?i)^(?:your\b|enter\b|insert\b|put\b|type\b|replace\b|add\b|paste\b|fill\b)"
     r"|\bhere\b|\bgoes\b|\bplaceholder\b|\bexample\b|\bsample\b|\bredacted\b|\bchange\s?me\b"

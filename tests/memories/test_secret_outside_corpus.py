@@ -50,8 +50,8 @@ FALSE_REFUSAL_TARGET = 0.003
 # corpus.jsonl, 244/248 of gitleaks.jsonl, 74/85 of noseyparker.jsonl after psexec.yml moved to
 # tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 before and after the rules
 # from its tuning draws, 0.965, 1,264/1,310; with kingfisher.jsonl, 84/108 as first measured
-# with stand-ins left out, 86/107 after and trufflehog.jsonl 690/706, 0.953, 1,351/1,417): the
-# issue's 0.995 is not reached (README). This floor keeps it from falling; raise it as misses
+# with stand-ins left out, 86/107 after and trufflehog.jsonl 690/706, then 83/104 after odbc.yml
+# moved to tuning, 0.953, 1,348/1,414): the 0.995 is not reached (README). This floor keeps it from falling; raise it as misses
 # are fixed, and replace it with RECALL_TARGET once that is met.
 RECALL_FLOOR = 0.952
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
@@ -61,7 +61,9 @@ RECALL_FLOOR = 0.952
 GITLEAKS_TUNING_RECALL_FLOOR = 0.992
 # With psexec.yml's 6 cases moved in (README): 0.915, 246/269; 4 of those 6 are placeholders or
 # variables ("-p PASSWORD", "-p $Password"), which the detector lets through on purpose.
-NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914
+# 0.911, 245/269, since Ruby's "#{…}" is a template: "pwd=#{datastore['DBPASSWORD']}" in an ODBC
+# string reads a setting, as "${DB_PASSWORD}" does, and is let through on purpose.
+NOSEYPARKER_TUNING_RECALL_FLOOR = 0.910
 # TruffleHog's detector folders drawn for tuning, after its second round (0.955, 728/762) and the
 # nearly-hex and secret_id rules (0.961, 732/762), keys after a product's name (0.967,
 # 737/762) and short quoted keys, two formats and numbered names (0.976, 744/762; README).
@@ -70,8 +72,8 @@ TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.976
 # (398/413) after the rules written from their misses (README).
 CREDSWEEPER_TUNING_RECALL_FLOOR = 0.963
 # Kingfisher's rule files drawn for tuning: 0.870 (255/293) as first measured with stand-ins left
-# out, 0.895 (256/286) after its rules and label fixes (README).
-KINGFISHER_TUNING_RECALL_FLOOR = 0.894
+# out, 0.895 (256/286) after its rules and label fixes, 0.896 (259/289) with odbc.yml (README).
+KINGFISHER_TUNING_RECALL_FLOOR = 0.895
 
 
 def load(path: Path) -> list[dict]:
@@ -95,7 +97,7 @@ def test_the_outside_corpus_is_big_labelled_and_sourced(outside):
     # corpus.jsonl: 207 secret notes were cut, 9 moved to the tuning set since (README), 198 are
     # left; gitleaks.jsonl: 248 of the 923 cut, noseyparker.jsonl: 85 of the 354 cut,
     # trufflehog.jsonl: 706 of the 1,468 cut, credsweeper.jsonl: 73 of the 486 cut,
-    # kingfisher.jsonl: 107 of the 393 left (the rest of each was drawn for tuning).
+    # kingfisher.jsonl: 104 of the 393 left (the rest of each was drawn for tuning).
     assert sum(r["label"] == "secret" for r in outside) >= 1410
     assert sum(r["label"] == "benign" and not r["kind"].startswith(NEAR_MISS) for r in outside) >= 300
     assert len({r["text"] for r in outside}) == len(outside)

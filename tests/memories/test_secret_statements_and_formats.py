@@ -7,6 +7,7 @@ tests/data/outside/secrets/README.md).
 * ``password`` with letters dropped as a name ("PSSWD", "PASWORD"; secret_prose.py).
 * A UUID given to a long option named as a credential ("--secret-token <uuid>").
 * A hex credential named for what it belongs to ("circleci_project_secret"; secret_random.py).
+* Kept: Ruby's interpolation "#{password}" is a template, as "${password}" is (secret_values.py).
 * Formats from the vendors' layouts (data/secret_prefixed_formats.txt, secret_vendors.py).
 
 The values are made up. Every refused case fails against the detector of commit fe09c5b.
@@ -94,9 +95,12 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
     "project id: 3f2ca9d8e7b6a5f4c3d2e1f0a9b8c7d6",
     "commit secret: 9fceb02d0ae598e95dc970b74767f19372d61af8",  # a commit's name, said so
     "GET /api/objects/0/9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c/children",
+    'log << "User=#{username}, Password=#{password}"',  # Ruby interpolation: a template
+    "password: \"#{ENV['DB_PASSWORD']}\"",
 ], ids=["sql-bind", "sql-question-mark", "sql-template", "sql-placeholder", "sql-externally",
         "prose-identified-by", "curl-variable", "curl-placeholder", "curl-url", "env-port",
         "env-host", "env-changeme", "env-empty", "prose-psswd", "long-option-client-id",
-        "prose-uuid", "stripe-publishable", "project-id-hex", "commit-secret-sha", "path-zero-hex"])
+        "prose-uuid", "stripe-publishable", "project-id-hex", "commit-secret-sha", "path-zero-hex",
+        "ruby-interpolation", "ruby-interpolation-env"])
 def test_what_is_no_secret_is_kept(text):
     assert not find_secrets(text)

@@ -41,6 +41,12 @@ HERE = Path(__file__).resolve().parent
 COMMIT = "ee7c0db3ef87575768f817820c24736249ffcdef"  # mongodb/kingfisher, the rules read (README)
 TUNING_DRAWS = ((1824, "round 1"), (1825, "round 2"))
 TUNING_OUT = HERE.parents[1] / "secret_tuning_from_kingfisher.jsonl"
+# Rule files of the last quarter moved to tuning after a case of theirs was read (README): the
+# file, and why.
+MOVED_AFTER_MEASURING = {
+    "odbc.yml": "moved from the measured quarter after a scratch comparison of verdicts printed its "
+                "two near misses, to write the Ruby interpolation rule (\"#{password}\" is a template)",
+}
 # A rule's name that ends with what it finds, when that is no secret: "Auth0 Client ID",
 # "Snowflake Username", "Okta Domain", "Azure Search URL" (an address with no credential in its
 # name); and public values ("Mapbox Public Access Token").
@@ -136,6 +142,9 @@ def main() -> None:
     # were left out: that rule came after the first measurement, and a new draw would have put
     # files whose cases had been read among the measured ones.
     kept, tuning = split_for_tuning(unique, TUNING_DRAWS, "kingfisher")
+    moved = [r for r in kept if r["source"].split(" ")[1] in MOVED_AFTER_MEASURING]
+    kept = [r for r in kept if r not in moved]
+    tuning += [{**r, "tuned_for": MOVED_AFTER_MEASURING[r["source"].split(" ")[1]]} for r in moved]
     kept, kept_stand_ins = without_stand_ins(kept)
     tuning, tuning_stand_ins = without_stand_ins(tuning)
     left_out["values written in order"] = kept_stand_ins + tuning_stand_ins
