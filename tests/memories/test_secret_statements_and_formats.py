@@ -8,7 +8,8 @@ tests/data/outside/secrets/README.md).
 * A UUID given to a long option named as a credential ("--secret-token <uuid>").
 * A hex credential named for what it belongs to ("circleci_project_secret"; secret_random.py).
 * Kept: Ruby's interpolation "#{password}" is a template, as "${password}" is (secret_values.py).
-* Formats from the vendors' layouts (data/secret_prefixed_formats.txt, secret_vendors.py).
+* Formats from the vendors' layouts (data/secret_prefixed_formats.txt, secret_vendors.py); the
+  last three (Buildkite, Plaid, Klaviyo) from a probe of well-known formats with made-up values.
 
 The values are made up. Every refused case fails against the detector of commit fe09c5b.
 """
@@ -67,9 +68,12 @@ def test_the_password_is_refused(text, value):
     ("ASANA=2/1204387265519342/1206675412098876:9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c", "asana_token"),
     ("asana token = 0/9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c", "asana_token"),
     ("teamwork tkn.v1_Q2hVb3Fh0kW7ZpXr4TnB9sLmC8dEyG1uHj5vKa3NfRi6Ow2Ze7MbPq0XcYt4Jg9SlD=", "teamwork_token"),
+    ("BUILDKITE_API_TOKEN=bkua_0fc1878d1fa0141312f12fa5a2bcc9b86ad340c2", "buildkite_token"),
+    ("plaid: access-production-de3ce8ef-33f8-452c-a685-8671031fc0f6", "plaid_access_token"),
+    ("klaviyo pk_8c2f4e1a9b7d3c5e0f6a2b8d4c1e9f7a3b", "klaviyo_private_key"),
 ], ids=["swarm-join", "swarm-unlock", "akamai", "nkey-seed", "postman-pmat", "wundergraph",
         "supabase-v0", "heroku-uuid", "defined-networking-upper", "terraform-mixed-case", "asana-v1",
-        "asana-v2", "asana-v0", "teamwork"])
+        "asana-v2", "asana-v0", "teamwork", "buildkite", "plaid", "klaviyo"])
 def test_vendor_formats_are_refused_by_their_layout(text, kind):
     assert kind in [finding.kind for finding in find_secrets(text)]
 
