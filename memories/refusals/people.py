@@ -195,6 +195,24 @@ def _unknown_run(text: str, run: list[_Token], lex: _Lexicon, initials: bool) ->
     return before is None or before.group(1).lower() not in _PLACE_BEFORE  # "in Villafranca del Cid"
 
 
+_ARTICLES = frozenset("the a an".split())
+
+
+def _first_and_rare_surname(text: str, tokens: list[_Token], i: int, j: int, lex: _Lexicon) -> bool:
+    """"Clint Eastwood", "Lindsay Lohan": a first name, then a surname that a dictionary knows
+    only as a rarer word (wordfreq counts famous surnames as words). Alone: not after an article
+    ("the Rice Owls") nor inside a run of capitalised words (a title: "Max Calorie Burn Workout")."""
+    if j != i + 1:
+        return False
+    head, tail = tokens[i], tokens[j]
+    if not (head.kind in "SW" and head.key in lex.first and head.key not in _PLACES
+            and head.key not in _CALENDAR and tail.kind == "E" and not head.possessive):
+        return False
+    if i > 0 and (tokens[i - 1].key in _ARTICLES or (tokens[i - 1].cap and _joined(text, tokens[i - 1], head))):
+        return False
+    return not (j + 1 < len(tokens) and tokens[j + 1].cap and _joined(text, tail, tokens[j + 1]))
+
+
 def _is_name_word(tok: _Token) -> bool:
     return tok.cap and tok.kind in "SLWTUE" and not tok.code
 
@@ -277,6 +295,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not _initial(t)]
         initials = any(_initial(t) for t in tokens[i : j + 1])
         if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)
+                              or _first_and_rare_surname(text, tokens, i, j, lex)
                               or addressee(text, run, lex) or said_to_be_a_person(text, tokens[j], lex)):
             if not (after_place_word(text, tokens[i].start) and not tokens[j].possessive):
                 spans.append((tokens[i].start, tokens[j].end))
