@@ -175,6 +175,11 @@ def _is_assignment(match: re.Match, text: str, name_start: int) -> bool:
 _DASHED_HEX_RE = _compile(r"[0-9a-fA-F]{4,}(?:-[0-9a-fA-F]{4,}){2,}")
 
 
+# A UUID "token" named for a request makes the request idempotent; it grants nothing
+# ("aws ec2 run-instances --client-token <uuid>", the SDKs' ClientToken / RequestToken).
+_IDEMPOTENCY_QUALIFIERS = frozenset("client request idempotency retry dedup dedupe".split())
+
+
 def _long_option(text: str, start: int) -> bool:
     """The name at ``start`` is part of a command line's long option ("--secret-token <value>"):
     the space after it assigns, as "=" does."""
@@ -257,6 +262,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             strong = bool(_STRONG_KEYWORD_RE.search(keyword)) or bool(before and product_word(before[-1]))
             if not (strong and (separator(match) or _long_option(text, span[0])) and not match.group("about")):
                 continue
+            if before and before[-1] in _IDEMPOTENCY_QUALIFIERS and core.group().lower() == "token":
+                continue  # AWS's "--client-token <uuid>", "ClientToken=…": a request's idempotency key
         elif value.isdigit():
             # A long number assigned to a strong word is a numeric secret (Discord client
             # secrets are 32 digits); ids and amounts are shorter or named for what they are.

@@ -94,6 +94,8 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
     'db_password = os.getenv("DB_PASSWORD", "")',
     "the psswd field on the signup form is required",
     f"deployctl --client-id {UUID}",  # an identifier, named so
+    f"aws ec2 run-instances --client-token {UUID}",  # an idempotency key, AWS's
+    f'ClientToken="{UUID}"',
     f"the secret token {UUID} was rotated last week",  # prose: no option, no operator
     "pk_live_51Hx2QnKc8mZ2wLp9Tq7RzV4bN6yD3fA1",  # Stripe publishable keys are public
     "project id: 3f2ca9d8e7b6a5f4c3d2e1f0a9b8c7d6",
@@ -104,6 +106,7 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
 ], ids=["sql-bind", "sql-question-mark", "sql-template", "sql-placeholder", "sql-externally",
         "prose-identified-by", "curl-variable", "curl-placeholder", "curl-url", "env-port",
         "env-host", "env-changeme", "env-empty", "prose-psswd", "long-option-client-id",
+        "aws-client-token-option", "aws-client-token-field",
         "prose-uuid", "stripe-publishable", "project-id-hex", "commit-secret-sha", "path-zero-hex",
         "ruby-interpolation", "ruby-interpolation-env"])
 def test_what_is_no_secret_is_kept(text):
