@@ -76,9 +76,11 @@ _PAIR_RE = re.compile(
 
 
 # SQL's own place for a password (MySQL, MariaDB and Oracle: "CREATE USER … IDENTIFIED BY '…'",
-# "ALTER USER … IDENTIFIED WITH mysql_native_password BY '…'", unquoted in Oracle): the word after
-# BY, unless it is a bind variable or a template (":pw", "?", "@pw", "${PW}", "%s").
+# "ALTER USER … IDENTIFIED WITH mysql_native_password BY '…'", unquoted in Oracle, a database
+# link's "CONNECT TO … IDENTIFIED BY"): the word after BY, in such a statement (prose says "rows
+# identified by customer_id"), unless it is a bind variable or a template (":pw", "?", "${PW}").
 _SQL_IDENTIFIED_RE = re.compile(
+    r"\b(?:(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)|CONNECT\s+TO|GRANT)\b[^;\n]{0,200}?"
     r"\bIDENTIFIED\s+(?:WITH\s+['\"]?\w+['\"]?\s+)?BY\s+(?:PASSWORD\s+)?"
     r"(?:(?P<q>['\"])(?P<qval>[^'\"\n]{1,128})(?P=q)|(?P<val>[^\s;'\"\\,)]{1,128}))",
     re.IGNORECASE,

@@ -85,6 +85,9 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
     "CREATE USER app IDENTIFIED BY 'password';",  # a placeholder
     "CREATE USER ops IDENTIFIED EXTERNALLY;",
     "we identified by the end of the sprint which tables to drop",
+    "duplicates identified by md5sum are dropped",  # prose, no SQL statement
+    "records identified by SKU123 are stale",
+    "the outage was identified by PagerDuty",
     "curl_easy_setopt(curl, CURLOPT_PASSWORD, password);",  # a variable, not a literal
     'curl_easy_setopt(curl, CURLOPT_USERPWD, "user:password");',
     'curl_easy_setopt(curl, CURLOPT_URL, "https://example.com/Kq8mZ2wLp9");',
@@ -104,7 +107,8 @@ def test_vendor_formats_are_refused_by_their_layout(text, kind):
     'log << "User=#{username}, Password=#{password}"',  # Ruby interpolation: a template
     "password: \"#{ENV['DB_PASSWORD']}\"",
 ], ids=["sql-bind", "sql-question-mark", "sql-template", "sql-placeholder", "sql-externally",
-        "prose-identified-by", "curl-variable", "curl-placeholder", "curl-url", "env-port",
+        "prose-identified-by", "prose-identified-by-tool", "prose-identified-by-code",
+        "prose-identified-by-product", "curl-variable", "curl-placeholder", "curl-url", "env-port",
         "env-host", "env-changeme", "env-empty", "prose-psswd", "long-option-client-id",
         "aws-client-token-option", "aws-client-token-field",
         "prose-uuid", "stripe-publishable", "project-id-hex", "commit-secret-sha", "path-zero-hex",
