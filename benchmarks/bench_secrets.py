@@ -51,6 +51,22 @@ OUTSIDE_CREDSWEEPER = OUTSIDE.parent / "credsweeper.jsonl"
 TUNING_FROM_CREDSWEEPER = ROOT / "tests" / "data" / "secret_tuning_from_credsweeper.jsonl"
 OUTSIDE_KINGFISHER = OUTSIDE.parent / "kingfisher.jsonl"
 TUNING_FROM_KINGFISHER = ROOT / "tests" / "data" / "secret_tuning_from_kingfisher.jsonl"
+# Each scanner's files drawn for tuning, and the outside files, reported one by one.
+TUNING_FILES = (
+    ("Gitleaks rule files drawn for tuning", TUNING_FROM_GITLEAKS),
+    ("Nosey Parker rule files drawn for tuning", TUNING_FROM_NOSEYPARKER),
+    ("TruffleHog detector folders drawn for tuning", TUNING_FROM_TRUFFLEHOG),
+    ("CredSweeper sample files drawn for tuning", TUNING_FROM_CREDSWEEPER),
+    ("Kingfisher rule files drawn for tuning", TUNING_FROM_KINGFISHER),
+)
+OUTSIDE_FILES = (
+    ("detect-secrets, secretlint, SDK examples, other people's files", OUTSIDE),
+    ("the quarter of gitleaks' rule files never looked at", OUTSIDE_GITLEAKS),
+    ("the quarter of Nosey Parker's rule files never looked at", OUTSIDE_NOSEYPARKER),
+    ("the half of TruffleHog's detector folders never looked at", OUTSIDE_TRUFFLEHOG),
+    ("the quarter of CredSweeper's sample files never looked at", OUTSIDE_CREDSWEEPER),
+    ("the quarter of Kingfisher's rule files never looked at", OUTSIDE_KINGFISHER),
+)
 NEAR_MISS = "near_miss:"  # outside benign cases that are a format's boundary tests (README)
 GENERATOR = ROOT / "tests" / "data" / "make_secret_corpus.py"
 HELD_OUT_SEEDS = (101, 202, 303)
@@ -539,16 +555,9 @@ def main(argv: list[str] | None = None) -> int:
         record.setdefault("secret", "")
     if tuning:
         report_quality("Cases moved to tuning from the outside set", measure(tuning, ours))
-    print("Gitleaks rule files drawn for tuning (tests/data/secret_tuning_from_gitleaks.jsonl):")
-    report_outside(outside_figures(load_corpus(TUNING_FROM_GITLEAKS)))
-    print("Nosey Parker rule files drawn for tuning (tests/data/secret_tuning_from_noseyparker.jsonl):")
-    report_outside(outside_figures(load_corpus(TUNING_FROM_NOSEYPARKER)))
-    print("TruffleHog detector folders drawn for tuning (tests/data/secret_tuning_from_trufflehog.jsonl):")
-    report_outside(outside_figures(load_corpus(TUNING_FROM_TRUFFLEHOG)))
-    print("CredSweeper sample files drawn for tuning (tests/data/secret_tuning_from_credsweeper.jsonl):")
-    report_outside(outside_figures(load_corpus(TUNING_FROM_CREDSWEEPER)))
-    print("Kingfisher rule files drawn for tuning (tests/data/secret_tuning_from_kingfisher.jsonl):")
-    report_outside(outside_figures(load_corpus(TUNING_FROM_KINGFISHER)))
+    for title, path in TUNING_FILES:
+        print(f"{title} ({path.relative_to(ROOT)}):")
+        report_outside(outside_figures(load_corpus(path)))
     for seed in HELD_OUT_SEEDS:
         report_quality(f"Fresh corpus, seed {seed}", measure(generate_corpus(seed), ours))
     hand_written = [
@@ -576,26 +585,15 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print("== Outside corpus (tests/data/outside/secrets, never tuned on) ==")
+    everything = []
+    for title, path in OUTSIDE_FILES:
+        records = load_corpus(path)
+        everything += records
+        print(f"{path.name} ({title}):")
+        report_outside(outside_figures(records))
+    print(f"All {len(OUTSIDE_FILES)} files together (the issue's outside set):")
+    report_outside(outside_figures(everything))
     outside = load_corpus(OUTSIDE)
-    gitleaks = load_corpus(OUTSIDE_GITLEAKS)
-    print("corpus.jsonl (detect-secrets, secretlint, SDK examples, other people's files):")
-    report_outside(outside_figures(outside))
-    print("gitleaks.jsonl (the quarter of gitleaks' rule files never looked at):")
-    report_outside(outside_figures(gitleaks))
-    noseyparker = load_corpus(OUTSIDE_NOSEYPARKER)
-    print("noseyparker.jsonl (the quarter of Nosey Parker's rule files never looked at):")
-    report_outside(outside_figures(noseyparker))
-    trufflehog = load_corpus(OUTSIDE_TRUFFLEHOG)
-    print("trufflehog.jsonl (the half of TruffleHog's detector folders never looked at):")
-    report_outside(outside_figures(trufflehog))
-    credsweeper = load_corpus(OUTSIDE_CREDSWEEPER)
-    print("credsweeper.jsonl (the quarter of CredSweeper's sample files never looked at):")
-    report_outside(outside_figures(credsweeper))
-    kingfisher = load_corpus(OUTSIDE_KINGFISHER)
-    print("kingfisher.jsonl (the quarter of Kingfisher's rule files never looked at):")
-    report_outside(outside_figures(kingfisher))
-    print("All six, together (the issue's outside set):")
-    report_outside(outside_figures(outside + gitleaks + noseyparker + trufflehog + credsweeper + kingfisher))
     report_times("Outside corpus: scan time per 1 KB note", *time_scans(one_kb_notes(outside, 500), args.repeats))
     return 0
 

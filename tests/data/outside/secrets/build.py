@@ -34,6 +34,35 @@ def note_sized(text: str) -> bool:
     return 0 < len(text.encode("utf-8")) <= NOTE_BYTES and text.strip() != ""
 
 
+# --- what the scanners' build scripts share (build_noseyparker, _credsweeper, _kingfisher) ------
+
+def first_of_each_text(records: list[dict]) -> tuple[list[dict], int]:
+    """The first record of each text, in order, and how many repeats were left out."""
+    unique = list({r["text"]: r for r in reversed(records)}.values())[::-1]
+    return unique, len(records) - len(unique)
+
+
+def _source_file(record: dict) -> str:
+    return record["source"].split(" ")[1]
+
+
+def move_to_tuning(kept: list[dict], tuning: list[dict], files: dict[str, str]) -> tuple[list[dict], list[dict]]:
+    """The records of these source files leave the measured set for tuning, with the reason given."""
+    return ([r for r in kept if _source_file(r) not in files],
+            tuning + [{**r, "tuned_for": files[_source_file(r)]} for r in kept if _source_file(r) in files])
+
+
+def write_records(path: Path, records: list[dict], unit: str) -> None:
+    """One JSON object a line, and a line saying what was written."""
+    with path.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    secrets = sum(1 for r in records if r["label"] == "secret")
+    files = len({_source_file(r) for r in records})
+    print(f"{len(records)} notes ({secrets} secrets, {len(records) - secrets} near misses) "
+          f"from {files} {unit} -> {path}")
+
+
 # --- detect-secrets (Yelp), tests/plugins/*_test.py ------------------------------------------
 
 def _stub_responses() -> None:

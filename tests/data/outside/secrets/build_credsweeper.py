@@ -34,7 +34,7 @@ import argparse
 import json
 from pathlib import Path
 
-from build import note_sized, without_fillers
+from build import first_of_each_text, move_to_tuning, note_sized, without_fillers, write_records
 from build_gitleaks import split_for_tuning
 
 HERE = Path(__file__).resolve().parent
@@ -113,20 +113,11 @@ def main() -> None:
     args = parser.parse_args()
     found, left_out = cases(args.credsweeper)
     found, left_out["format fillers"] = without_fillers(found)
-    unique = list({r["text"]: r for r in reversed(found)}.values())[::-1]  # the first of each text
-    left_out["repeated texts"] = len(found) - len(unique)
-    kept, tuning = split_for_tuning(unique, TUNING_DRAWS, "credsweeper sample")
-    seen = [r for r in kept if r["source"].split(" ")[1] in SEEN_BEFORE_THE_DRAW]
-    kept = [r for r in kept if r not in seen]
-    tuning += [{**r, "tuned_for": SEEN_BEFORE_THE_DRAW[r["source"].split(" ")[1]]} for r in seen]
-    for path, records in ((args.out, kept), (args.tuning_out, tuning)):
-        with path.open("w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        secrets = sum(1 for r in records if r["label"] == "secret")
-        files = len({r["source"].split(" ")[1] for r in records})
-        print(f"{len(records)} notes ({secrets} secrets, {len(records) - secrets} near misses) "
-              f"from {files} sample files -> {path}")
+    unique, left_out["repeated texts"] = first_of_each_text(found)
+    kept, tuning = move_to_tuning(*split_for_tuning(unique, TUNING_DRAWS, "credsweeper sample"),
+                                  SEEN_BEFORE_THE_DRAW)
+    write_records(args.out, kept, "sample files")
+    write_records(args.tuning_out, tuning, "sample files")
     print(f"left out: {left_out}")
 
 

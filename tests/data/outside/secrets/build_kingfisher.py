@@ -34,7 +34,14 @@ import re
 from pathlib import Path
 
 import yaml
-from build import _RUN_RE, note_sized, without_fillers
+from build import (
+    _RUN_RE,
+    first_of_each_text,
+    move_to_tuning,
+    note_sized,
+    without_fillers,
+    write_records,
+)
 from build_gitleaks import split_for_tuning
 
 HERE = Path(__file__).resolve().parent
@@ -136,26 +143,16 @@ def main() -> None:
     args = parser.parse_args()
     found, left_out = cases(args.rules)
     found, left_out["format fillers"] = without_fillers(found)
-    unique = list({r["text"]: r for r in reversed(found)}.values())[::-1]  # the first of each text
-    left_out["repeated texts"] = len(found) - len(unique)
+    unique, left_out["repeated texts"] = first_of_each_text(found)
     # The draw is over the rule files as they were first cut, before values written in order
     # were left out: that rule came after the first measurement, and a new draw would have put
     # files whose cases had been read among the measured ones.
-    kept, tuning = split_for_tuning(unique, TUNING_DRAWS, "kingfisher")
-    moved = [r for r in kept if r["source"].split(" ")[1] in MOVED_AFTER_MEASURING]
-    kept = [r for r in kept if r not in moved]
-    tuning += [{**r, "tuned_for": MOVED_AFTER_MEASURING[r["source"].split(" ")[1]]} for r in moved]
+    kept, tuning = move_to_tuning(*split_for_tuning(unique, TUNING_DRAWS, "kingfisher"), MOVED_AFTER_MEASURING)
     kept, kept_stand_ins = without_stand_ins(kept)
     tuning, tuning_stand_ins = without_stand_ins(tuning)
     left_out["values written in order"] = kept_stand_ins + tuning_stand_ins
-    for path, records in ((args.out, kept), (args.tuning_out, tuning)):
-        with path.open("w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        secrets = sum(1 for r in records if r["label"] == "secret")
-        files = len({r["source"].split(" ")[1] for r in records})
-        print(f"{len(records)} notes ({secrets} secrets, {len(records) - secrets} near misses) "
-              f"from {files} rule files -> {path}")
+    write_records(args.out, kept, "rule files")
+    write_records(args.tuning_out, tuning, "rule files")
     print(f"left out: {left_out}")
 
 

@@ -25,11 +25,10 @@ as are cases over the note size and format fillers (``build.without_fillers``).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import yaml
-from build import note_sized, without_fillers
+from build import first_of_each_text, move_to_tuning, note_sized, without_fillers, write_records
 from build_gitleaks import split_for_tuning
 
 HERE = Path(__file__).resolve().parent
@@ -73,18 +72,10 @@ def main() -> None:
     args = parser.parse_args()
     found, left_out = cases(args.rules)
     found, left_out["format fillers"] = without_fillers(found)
-    unique = list({r["text"]: r for r in reversed(found)}.values())[::-1]  # the first of each text
-    left_out["repeated texts"] = len(found) - len(unique)
-    kept, tuning = split_for_tuning(unique, TUNING_DRAWS, "noseyparker")
-    moved = [r for r in kept if r["source"].split(" ")[1] in MOVED_AFTER_MEASURING]
-    kept = [r for r in kept if r not in moved]
-    tuning += [{**r, "tuned_for": MOVED_AFTER_MEASURING[r["source"].split(" ")[1]]} for r in moved]
-    for path, records in ((args.out, kept), (args.tuning_out, tuning)):
-        with path.open("w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        secrets = sum(1 for r in records if r["label"] == "secret")
-        print(f"{len(records)} notes ({secrets} secrets, {len(records) - secrets} near misses) -> {path}")
+    unique, left_out["repeated texts"] = first_of_each_text(found)
+    kept, tuning = move_to_tuning(*split_for_tuning(unique, TUNING_DRAWS, "noseyparker"), MOVED_AFTER_MEASURING)
+    write_records(args.out, kept, "rule files")
+    write_records(args.tuning_out, tuning, "rule files")
     print(f"left out: {left_out}")
 
 
