@@ -33,7 +33,6 @@ import json
 import re
 from pathlib import Path
 
-import yaml
 from build import (
     _RUN_RE,
     first_of_each_text,
@@ -43,6 +42,7 @@ from build import (
     write_records,
 )
 from build_gitleaks import split_for_tuning
+from build_noseyparker import rule_examples
 
 HERE = Path(__file__).resolve().parent
 COMMIT = "ee7c0db3ef87575768f817820c24736249ffcdef"  # mongodb/kingfisher, the rules read (README)
@@ -114,24 +114,18 @@ def cases(rules_dir: Path) -> tuple[list[dict], dict[str, int]]:
     known = _known_texts()
     out = []
     left_out = {"an identifier's or a hidden rule": 0, "in another source's file": 0, "over the note size": 0}
-    for path in sorted(rules_dir.glob("*.yml")):
-        for rule in yaml.safe_load(path.read_text(encoding="utf-8")).get("rules", []):
-            source = f"kingfisher {path.name} {rule['id']}"
-            found = [(text, "secret", rule["id"]) for text in rule.get("examples") or []]
-            found += [(text, "benign", f"near_miss:kingfisher-{rule['id']}")
-                      for text in rule.get("negative_examples") or []]
-            if not _is_secret_rule(rule):
-                left_out["an identifier's or a hidden rule"] += len(found)
+    for rule, source, found in rule_examples(rules_dir, "kingfisher"):
+        if not _is_secret_rule(rule):
+            left_out["an identifier's or a hidden rule"] += len(found)
+            continue
+        for text, label, kind in found:
+            if text in known:
+                left_out["in another source's file"] += 1
                 continue
-            for text, label, kind in found:
-                text = text.strip("\n")
-                if text in known:
-                    left_out["in another source's file"] += 1
-                    continue
-                if not note_sized(text):
-                    left_out["over the note size"] += 1
-                    continue
-                out.append({"text": text, "label": label, "kind": kind, "source": source})
+            if not note_sized(text):
+                left_out["over the note size"] += 1
+                continue
+            out.append({"text": text, "label": label, "kind": kind, "source": source})
     return out, left_out
 
 

@@ -25,6 +25,7 @@ as are cases over the note size and format fillers (``build.without_fillers``).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
@@ -43,24 +44,28 @@ MOVED_AFTER_MEASURING = {
 }
 
 
-def cases(rules_dir: Path) -> tuple[list[dict], dict[str, int]]:
-    out, left_out = [], {"not a secret rule": 0, "over the note size": 0}
+def rule_examples(rules_dir: Path, scanner: str) -> Iterator[tuple[dict, str, list[tuple[str, str, str]]]]:
+    """(rule, source, [(text, label, kind)]) of every rule of a folder of Nosey Parker-style rule
+    files (Kingfisher's too): ``examples`` are secrets, ``negative_examples`` near misses."""
     for path in sorted(rules_dir.glob("*.yml")):
         for rule in yaml.safe_load(path.read_text(encoding="utf-8")).get("rules", []):
-            categories = set(rule.get("categories") or [])
-            source = f"noseyparker {path.name} {rule['id']}"
-            found = [(text, "secret", rule["id"]) for text in rule.get("examples") or []]
-            found += [(text, "benign", f"near_miss:noseyparker-{rule['id']}")
+            found = [(text.strip("\n"), "secret", rule["id"]) for text in rule.get("examples") or []]
+            found += [(text.strip("\n"), "benign", f"near_miss:{scanner}-{rule['id']}")
                       for text in rule.get("negative_examples") or []]
-            if "secret" not in categories:
-                left_out["not a secret rule"] += len(found)
+            yield rule, f"{scanner} {path.name} {rule['id']}", found
+
+
+def cases(rules_dir: Path) -> tuple[list[dict], dict[str, int]]:
+    out, left_out = [], {"not a secret rule": 0, "over the note size": 0}
+    for rule, source, found in rule_examples(rules_dir, "noseyparker"):
+        if "secret" not in set(rule.get("categories") or []):
+            left_out["not a secret rule"] += len(found)
+            continue
+        for text, label, kind in found:
+            if not note_sized(text):
+                left_out["over the note size"] += 1
                 continue
-            for text, label, kind in found:
-                text = text.strip("\n")
-                if not note_sized(text):
-                    left_out["over the note size"] += 1
-                    continue
-                out.append({"text": text, "label": label, "kind": kind, "source": source})
+            out.append({"text": text, "label": label, "kind": kind, "source": source})
     return out, left_out
 
 
