@@ -45,7 +45,7 @@ _AUTH_WORD_RE = _compile(
 _AUTH_TAIL_RE = _compile(
     r"(?i)(?:(?P<header>(?<=authorization)|(?<=api-key)|(?<=auth-token)|(?<=access-token)"
     r"|(?<=api-token))\s*[:=]\s*[\"']?\s*"
-    r"(?:(?P<scheme>bearer|token|basic|apikey|api-token|api-key|sso-key|digest|ssws)\s+)?"
+    r"(?:(?P<scheme>bearer|token|basic|apikey|api-token|api-key|sso-key|digest|ssws|splunk)\s+)?"
     r"|(?<=bearer)\s+|(?<=basic)\s+)"
     r"(?P<val>[A-Za-z0-9\-._~+/]{8,}={0,2})"
 )

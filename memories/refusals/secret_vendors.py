@@ -107,7 +107,9 @@ VENDOR_RULES: list[_Rule] = [
             priority=88),
     _vendor("atlassian_token", r"ATATT3[A-Za-z0-9_\-=]{100,}", ("atatt3",)),
     _vendor("postman_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",)),
-    _vendor("doppler_token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}", ("dp.",)),
+    # Doppler: a service token names its config ("dp.st.prd.…"), the others do not.
+    _vendor("doppler_token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}",
+            ("dp.",)),
     _vendor("grafana_token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", ("glsa_",)),
     _vendor("sentry_token", r"sntry[su]_[A-Za-z0-9+/=_\-]{40,}", ("sntry",)),
     _vendor("square_token", r"EAAA[A-Za-z0-9_\-]{60}", ("eaaa",), accept=_bounded, priority=85),

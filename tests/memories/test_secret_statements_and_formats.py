@@ -71,9 +71,15 @@ def test_the_password_is_refused(text, value):
     ("BUILDKITE_API_TOKEN=bkua_0fc1878d1fa0141312f12fa5a2bcc9b86ad340c2", "buildkite_token"),
     ("plaid: access-production-de3ce8ef-33f8-452c-a685-8671031fc0f6", "plaid_access_token"),
     ("klaviyo pk_8c2f4e1a9b7d3c5e0f6a2b8d4c1e9f7a3b", "klaviyo_private_key"),
+    (f"LANGFUSE_SECRET_KEY=sk-lf-{UUID}", "langfuse_secret_key"),
+    (f"INFISICAL_TOKEN=st.{UUID}.9c1e4b7a2f8d3e6b0a5c9d2e7f1b4a8c.3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c2e", "infisical_service_token"),
+    ("admin:$apr1$Xq7kL2mP$Hv7kQ2mWx9Lp3Rt5Yb8NcD", "password_hash"),
+    ("DOPPLER_TOKEN=dp.st.prd.Kq8mZ2wLp9Hv7kQ2mWx9Lp3Rt5Yb8NcD4fG6hJ1k", "doppler_token"),
+    (f"curl -H 'Authorization: Splunk {UUID}' https://hec.example.com:8088", "bearer_token"),
 ], ids=["swarm-join", "swarm-unlock", "akamai", "nkey-seed", "postman-pmat", "wundergraph",
         "supabase-v0", "heroku-uuid", "defined-networking-upper", "terraform-mixed-case", "asana-v1",
-        "asana-v2", "asana-v0", "teamwork", "buildkite", "plaid", "klaviyo"])
+        "asana-v2", "asana-v0", "teamwork", "buildkite", "plaid", "klaviyo", "langfuse", "infisical",
+        "htpasswd-apr1", "doppler-service-token", "splunk-hec-header"])
 def test_vendor_formats_are_refused_by_their_layout(text, kind):
     assert kind in [finding.kind for finding in find_secrets(text)]
 
