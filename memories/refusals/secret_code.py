@@ -24,7 +24,12 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _TITLE_WORD_RE, _acceptable_password, _char_classes
+from memories.refusals.secret_values import (
+    _TITLE_WORD_RE,
+    _acceptable_password,
+    _char_classes,
+    grouped_alternation,
+)
 from memories.refusals.wordlists import entries
 
 __all__ = ["find_code_literals"]
@@ -46,11 +51,18 @@ _CALL_RE = re.compile(
 )
 
 
+# What each pattern cannot match without (the lowered note is searched for them first).
+_PAIR_NEEDS = ("auth", "cred", "login")
+_CALL_NEEDS = ("password(", "passwd(", "pwd(", "secret(", "token(", "key(", "credential(", "credentials(",
+               ".assign(", ".set(")
+
+
 _STRING = r"(?P<q{i}>[\"'])[^\"'\n]{{0,256}}(?P=q{i})\s*,\s*"
 _CREDENTIAL_CALLS = {name: int(position) for name, position in
                      (entry.split("\t") for entry in entries("secrets_credential_calls"))}
 # One search for the calls' names; then, after a name, its own pattern of arguments.
-_CREDENTIAL_CALL_RE = re.compile(r"(?<!\w)(?P<name>" + "|".join(map(re.escape, _CREDENTIAL_CALLS)) + r")\(\s*")
+_CREDENTIAL_CALL_RE = re.compile(
+    r"(?<!\w)(?P<name>" + grouped_alternation(list(map(re.escape, _CREDENTIAL_CALLS))) + r")\(\s*")
 _CREDENTIAL_ARGUMENTS = {
     name: re.compile("".join(_STRING.format(i=i) for i in range(position))
                      + r"(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q)")
@@ -147,13 +159,17 @@ def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candid
     yield from _statement_passwords(text, lowered, taken)
     if "(" not in text and "==" not in text and "!=" not in text and "[" not in text:
         return
-    for match in _PAIR_RE.finditer(text):
+    pairs = _PAIR_RE.finditer(text) if any(need in lowered for need in _PAIR_NEEDS) else ()
+    for match in pairs:
         start, end = match.span("val")
         value = match.group("val")
         if (not _overlaps(taken, start, end) and _reads_as_password(value)
                 and _acceptable_password(value, strength="weak", quoted=True)):
             yield "password_in_code", start, end, 62
-    for pattern in (_LITERAL_FIRST_RE, _CALL_RE):
+    patterns = [_LITERAL_FIRST_RE] if "==" in text or "!=" in text else []
+    if any(need in lowered for need in _CALL_NEEDS):
+        patterns.append(_CALL_RE)
+    for pattern in patterns:
         for match in pattern.finditer(text):
             start, end = match.span("val")
             if _overlaps(taken, start, end):

@@ -84,3 +84,35 @@ def test_the_grouped_user_words_match_as_the_flat_alternation():
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert ([(m.span(), m.group()) for m in _USER_WORD_RE.finditer(text)]
                 == [(m.span(), m.group()) for m in flat.finditer(text)]), text
+
+
+def test_the_grouped_credential_calls_match_as_the_flat_alternation():
+    from memories.refusals.secret_code import _CREDENTIAL_CALL_RE, _CREDENTIAL_CALLS
+
+    names = list(map(re.escape, _CREDENTIAL_CALLS))
+    flat = re.compile(_CREDENTIAL_CALL_RE.pattern.replace(grouped_alternation(names), "|".join(names)))
+    assert flat.pattern != _CREDENTIAL_CALL_RE.pattern
+    rng = random.Random(23)
+    pieces = [*_CREDENTIAL_CALLS, "new ", ".", "(", " ", "x", "Basic", "logins", "_login"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert ([(m.span(), m.group("name")) for m in _CREDENTIAL_CALL_RE.finditer(text)]
+                == [(m.span(), m.group("name")) for m in flat.finditer(text)]), text
+
+
+@pytest.mark.parametrize("text", [
+    'if ("Wq7zR2pLm4x" == password) { return; }',
+    'if ("Wq7zR2pLm4x" !== PASSWORD) {}',
+    'std::string secret("Wq7zR2pLm4x");',
+    'PASSWORD.ASSIGN("Wq7zR2pLm4x", 11);',
+    "requests.get(url, auth=('admin', 'Wq7zR2pLm4x'))",
+    "CREDENTIALS = ['ops', 'Wq7zR2pLm4x']",
+    "api_key('Wq7zR2pLm4x')",
+])
+def test_what_the_code_patterns_find_they_find_behind_their_needs(text):
+    """find_code_literals runs a pattern only when the note holds what it cannot match without
+    (secret_code._PAIR_NEEDS, _CALL_NEEDS, "==" / "!="): each of these is found by its pattern."""
+    from memories.refusals.secret_code import find_code_literals
+
+    found = [text[start:end] for _, start, end, _ in find_code_literals(text, text.lower(), [])]
+    assert found == ["Wq7zR2pLm4x"], found
