@@ -34,7 +34,6 @@ from memories.search.embedding import (
     get_embedder,
     vector_from_bytes,
     vector_to_bytes,
-    vectors_from_bytes,
 )
 from memories.search.fulltext import (
     NoteTerms,
@@ -115,19 +114,11 @@ def current_index(key: str, value: str, search_text: str | None, search_terms: s
 
 
 def vectors_of(blobs: Sequence[bytes | None]) -> list[np.ndarray | None]:
-    """Stored vectors as float32 arrays, None where missing or not a vector; the float16 ones
-    (every note's since issue 9) are decoded in one go, as rows of one matrix."""
-    found: list[np.ndarray | None] = [None] * len(blobs)
-    half = [i for i, blob in enumerate(blobs) if blob is not None and len(blob) == DIMS * 2]
-    for i, row in zip(half, vectors_from_bytes([blobs[i] for i in half])):
-        found[i] = row
-    for i, blob in enumerate(blobs):
-        if blob is not None and found[i] is None:
-            try:
-                found[i] = vector_from_bytes(bytes(blob))
-            except ValueError:
-                pass
-    return found
+    """Stored vectors as float32 arrays, None where missing or not a vector; decoded in one go
+    (``vectors_into``), as rows of one matrix."""
+    matrix = np.empty((len(blobs), DIMS), dtype=np.float32)
+    has = vectors_into(blobs, matrix)
+    return [row if got else None for row, got in zip(matrix, has.tolist())]
 
 
 def vectors_into(blobs: Sequence[bytes | None], out: np.ndarray) -> np.ndarray:

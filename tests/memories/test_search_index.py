@@ -272,11 +272,18 @@ def test_what_searches_cache_counts_against_the_budget(search_model, owner, peop
 
 
 def test_vectors_decoded_into_the_index_matrix_are_those_a_note_is_read_with():
-    """The index decodes its rows' vectors into its own matrix; they are the ones ``vectors_of``
-    gives a note, whatever mix of float16, float32, missing and broken bytes a batch holds."""
+    """The index decodes its rows' vectors into its own matrix (and ``vectors_of`` through it); they
+    are the ones each note's bytes decode to alone, whatever mix of float16, float32, missing and
+    broken bytes a batch holds."""
     import numpy as np
 
-    from memories.search.embedding import DIMS, vector_to_bytes
+    from memories.search.embedding import DIMS, vector_from_bytes, vector_to_bytes
+
+    def decoded_alone(blob):
+        try:
+            return vector_from_bytes(blob) if blob is not None else None
+        except ValueError:
+            return None
 
     rng = np.random.default_rng(5)
     made = rng.standard_normal((6, DIMS)).astype(np.float32)
@@ -285,9 +292,11 @@ def test_vectors_decoded_into_the_index_matrix_are_those_a_note_is_read_with():
                    vector_to_bytes(made[4]), None]):
         out = np.full((len(blobs), DIMS), 7.0, dtype=np.float32)
         has = vectors.vectors_into(blobs, out)
-        expected = vectors.vectors_of(blobs)
+        expected = [decoded_alone(blob) for blob in blobs]
         assert has.tolist() == [v is not None for v in expected]
-        for row, want in zip(out, expected):
+        assert [v is not None for v in vectors.vectors_of(blobs)] == has.tolist()
+        for row, want, of in zip(out, expected, vectors.vectors_of(blobs)):
+            assert of is None or np.array_equal(of, want)
             assert np.array_equal(row, want if want is not None else np.zeros(DIMS, dtype=np.float32))
 
 
