@@ -27,6 +27,10 @@ _SIDE_BY_SIDE_RE = re.compile(r"[^\s\"]\"\"[^\s\"]")
 # Searched only where one of its words is (a case-blind pattern is searched position by position).
 _JOIN_CALL_RE = re.compile(r"(?i)\b(?:join|concat|concat_ws|implode)\s*\(")
 _JOIN_CALL_WORDS = ("join", "concat", "implode")
+_COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
+# Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
+_CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
+                            r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])(?![\w.])")
 
 
 def _joins_literals(text: str) -> bool:
@@ -39,10 +43,6 @@ def _calls_a_join(text: str) -> bool:
         return False
     lowered = text.lower()
     return any(word in lowered for word in _JOIN_CALL_WORDS) and _JOIN_CALL_RE.search(text) is not None
-_COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
-# Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
-_CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
-                            r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])(?![\w.])")
 
 
 def joined_literals(text: str, *, in_call: bool = False) -> View | None:

@@ -53,6 +53,7 @@ _CALL_RE = re.compile(
 
 # What each pattern cannot match without (the lowered note is searched for them first).
 _PAIR_NEEDS = ("auth", "cred", "login")
+_ENV_NEEDS = ("getenv", "env.get", "environ.get", "env.fetch")
 _CALL_NEEDS = ("password(", "passwd(", "pwd(", "secret(", "token(", "key(", "credential(", "credentials(",
                ".assign(", ".set(")
 
@@ -130,7 +131,7 @@ def _statement_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
             if (not _BOUND_RE.match(value) and not _overlaps(taken, start, end)
                     and _acceptable_password(value, strength="weak", quoted=group == "qval")):
                 yield "password_in_code", start, end, 62
-    if "getenv" in lowered or "env.get" in lowered or "environ.get" in lowered or "env.fetch" in lowered:
+    if any(need in lowered for need in _ENV_NEEDS):
         for match in _ENV_DEFAULT_RE.finditer(text):
             assigned = _ASSIGNED_NAME_RE.search(text, max(0, match.start() - 100), match.start())
             names = [match.group("env"), assigned.group("name") if assigned else ""]

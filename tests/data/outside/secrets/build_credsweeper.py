@@ -34,8 +34,8 @@ import argparse
 import json
 from pathlib import Path
 
-from build import first_of_each_text, move_to_tuning, note_sized, without_fillers, write_records
-from build_gitleaks import split_for_tuning
+from build import note_sized
+from build_gitleaks import split_and_write
 
 HERE = Path(__file__).resolve().parent
 COMMIT = "1ed2ca5cdd480667b938024464a37589b9af8564"  # Samsung/CredSweeper, the samples read (README)
@@ -112,14 +112,8 @@ def main() -> None:
     parser.add_argument("--tuning-out", type=Path, default=TUNING_OUT)
     args = parser.parse_args()
     found, left_out = cases(args.credsweeper)
-    found, left_out["format fillers"] = without_fillers(found)
-    unique, left_out["repeated texts"] = first_of_each_text(found)
-    kept, tuning = move_to_tuning(*split_for_tuning(unique, TUNING_DRAWS, "credsweeper sample"),
-                                  SEEN_BEFORE_THE_DRAW)
-    write_records(args.out, kept, "sample files")
-    write_records(args.tuning_out, tuning, "sample files")
-    print(f"left out: {left_out}")
-
+    split_and_write(found, left_out, draws=TUNING_DRAWS, scanner="credsweeper sample", unit="sample files",
+                    out=args.out, tuning_out=args.tuning_out, moved=SEEN_BEFORE_THE_DRAW)
 
 if __name__ == "__main__":
     main()

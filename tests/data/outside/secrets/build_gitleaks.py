@@ -25,9 +25,17 @@ import base64
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
-from build import TUNING, note_sized, without_fillers
+from build import (
+    TUNING,
+    first_of_each_text,
+    move_to_tuning,
+    note_sized,
+    without_fillers,
+    write_records,
+)
 
 HERE = Path(__file__).resolve().parent
 SAMPLES_PER_CALL = 3
@@ -294,6 +302,25 @@ def split_for_tuning(records: list[dict], draws=TUNING_DRAWS, scanner: str = "gi
     kept = [r for r in records if _rule_file(r) not in drawn]
     tuning = [{**r, "tuned_for": drawn[_rule_file(r)]} for r in records if _rule_file(r) in drawn]
     return kept, tuning
+
+
+def split_and_write(found: list[dict], left_out: dict[str, int], *, draws, scanner: str, unit: str,
+                    out: Path, tuning_out: Path, moved: dict[str, str] | None = None,
+                    after_draw: tuple[str, Callable[[list[dict]], tuple[list[dict], int]]] | None = None) -> None:
+    """What a scanner's build does with the cases it cut (build_noseyparker, _credsweeper,
+    _kingfisher): fillers and repeated texts out, the draw by source file, the files ``moved`` to
+    tuning after measuring, ``after_draw`` (a name and a filter) applied to both sets after the
+    draw so it cannot move a file, then both sets written and what was left out printed."""
+    found, left_out["format fillers"] = without_fillers(found)
+    unique, left_out["repeated texts"] = first_of_each_text(found)
+    kept, tuning = move_to_tuning(*split_for_tuning(unique, draws, scanner), moved or {})
+    if after_draw is not None:
+        name, keep = after_draw
+        (kept, dropped_kept), (tuning, dropped_tuning) = keep(kept), keep(tuning)
+        left_out[name] = dropped_kept + dropped_tuning
+    write_records(out, kept, unit)
+    write_records(tuning_out, tuning, unit)
+    print(f"left out: {left_out}")
 
 
 def main() -> None:

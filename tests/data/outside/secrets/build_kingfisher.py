@@ -33,15 +33,8 @@ import json
 import re
 from pathlib import Path
 
-from build import (
-    _RUN_RE,
-    first_of_each_text,
-    move_to_tuning,
-    note_sized,
-    without_fillers,
-    write_records,
-)
-from build_gitleaks import split_for_tuning
+from build import _RUN_RE, note_sized
+from build_gitleaks import split_and_write
 from build_noseyparker import rule_examples
 
 HERE = Path(__file__).resolve().parent
@@ -63,6 +56,7 @@ _IDENTIFIER_NAME_RE = re.compile(
 )
 
 
+# The digits end with 0 again: "1234567890" is how a keyboard's row types them.
 _ALPHABET, _DIGITS = "abcdefghijklmnopqrstuvwxyz", "01234567890"
 # RFC 4122's example UUID, which most of the rules' UUID examples are.
 _EXAMPLE_UUID = "123e4567-e89b-12d3"
@@ -136,19 +130,12 @@ def main() -> None:
     parser.add_argument("--tuning-out", type=Path, default=TUNING_OUT)
     args = parser.parse_args()
     found, left_out = cases(args.rules)
-    found, left_out["format fillers"] = without_fillers(found)
-    unique, left_out["repeated texts"] = first_of_each_text(found)
     # The draw is over the rule files as they were first cut, before values written in order
     # were left out: that rule came after the first measurement, and a new draw would have put
     # files whose cases had been read among the measured ones.
-    kept, tuning = move_to_tuning(*split_for_tuning(unique, TUNING_DRAWS, "kingfisher"), MOVED_AFTER_MEASURING)
-    kept, kept_stand_ins = without_stand_ins(kept)
-    tuning, tuning_stand_ins = without_stand_ins(tuning)
-    left_out["values written in order"] = kept_stand_ins + tuning_stand_ins
-    write_records(args.out, kept, "rule files")
-    write_records(args.tuning_out, tuning, "rule files")
-    print(f"left out: {left_out}")
-
+    split_and_write(found, left_out, draws=TUNING_DRAWS, scanner="kingfisher", unit="rule files",
+                    out=args.out, tuning_out=args.tuning_out, moved=MOVED_AFTER_MEASURING,
+                    after_draw=("values written in order", without_stand_ins))
 
 if __name__ == "__main__":
     main()

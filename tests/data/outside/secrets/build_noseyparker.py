@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
-from build import first_of_each_text, move_to_tuning, note_sized, without_fillers, write_records
-from build_gitleaks import split_for_tuning
+from build import note_sized
+from build_gitleaks import split_and_write
 
 HERE = Path(__file__).resolve().parent
 COMMIT = "2e6e7f36"  # praetorian-inc/noseyparker, the rules read (README)
@@ -76,13 +76,8 @@ def main() -> None:
     parser.add_argument("--tuning-out", type=Path, default=TUNING_OUT)
     args = parser.parse_args()
     found, left_out = cases(args.rules)
-    found, left_out["format fillers"] = without_fillers(found)
-    unique, left_out["repeated texts"] = first_of_each_text(found)
-    kept, tuning = move_to_tuning(*split_for_tuning(unique, TUNING_DRAWS, "noseyparker"), MOVED_AFTER_MEASURING)
-    write_records(args.out, kept, "rule files")
-    write_records(args.tuning_out, tuning, "rule files")
-    print(f"left out: {left_out}")
-
+    split_and_write(found, left_out, draws=TUNING_DRAWS, scanner="noseyparker", unit="rule files",
+                    out=args.out, tuning_out=args.tuning_out, moved=MOVED_AFTER_MEASURING)
 
 if __name__ == "__main__":
     main()
