@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,12 @@ CREDSWEEPER_TUNING_RECALL_FLOOR = 0.963
 # Kingfisher's rule files drawn for tuning: 0.870 (255/293) as first measured with stand-ins left
 # out, 0.895 (256/286) after its rules and label fixes, 0.896 (259/289) with odbc.yml (README).
 KINGFISHER_TUNING_RECALL_FLOOR = 0.895
+
+
+def never_read(records: list[dict]) -> str:
+    """What a failing assertion on the outside set may print: counts by source, never a text
+    (a case read to change a rule must move to tuning first; README)."""
+    return f"{len(records)} cases; by source: {dict(Counter(r['source'] for r in records))}"
 
 
 def load(path: Path) -> list[dict]:
@@ -149,7 +156,7 @@ def test_false_refusals_on_outside_benign_notes_meet_the_target(figures, capsys)
         print(f"\nOutside corpus: false refusals {figures['false_refusals']:.4f} "
               f"({len(figures['refused'])}/{figures['benign']}), near misses flagged "
               f"{figures['near_flagged']:.4f} ({len(figures['flagged'])}/{figures['near']})")
-    assert figures["false_refusals"] <= FALSE_REFUSAL_TARGET, [r["text"][:80] for r in figures["refused"]]
+    assert figures["false_refusals"] <= FALSE_REFUSAL_TARGET, never_read(figures["refused"])
 
 
 def test_recall_on_outside_secrets_does_not_fall(figures, capsys):
@@ -157,4 +164,4 @@ def test_recall_on_outside_secrets_does_not_fall(figures, capsys):
         print(f"\nOutside corpus: recall {figures['recall']:.4f} "
               f"({figures['secrets'] - len(figures['missed'])}/{figures['secrets']}); "
               f"target {RECALL_TARGET}, floor {RECALL_FLOOR}")
-    assert figures["recall"] >= RECALL_FLOOR, [r["text"][:80] for r in figures["missed"]]
+    assert figures["recall"] >= RECALL_FLOOR, never_read(figures["missed"])
