@@ -152,6 +152,7 @@ _ARN_BEFORE_RE = _compile(r"(?<![\w:/])arn:[\w\-]+:(?:[\w\-]+:[\w\-]*:\d*:(?:[\w
 # Vault's AppRole "secret_id" is the secret itself (a UUID), unlike "client_secret_id" or AWS's
 # "--secret-id prod/db", which name one; a name or path is no random value either way.
 _SECRET_ID_RE = _compile(r"(?i)(?:(?:vault|approle|role)[_\-.]?)?secret[_\-.]?id")
+_WORD_BEFORE_RE = _compile(r"([a-z]+)[ \t]+$")
 _B64_ALPHABET_RE = _compile(r"[A-Za-z0-9+/=_.~\-]+")
 _SET_BEFORE_RE = _compile(r"(?i)\b(?:set|setting|change|changed|update|updated|rotate|rotated|reset)"
                           r"\s+(?:the\s+|our\s+)?(?:[\w\-]+\s+)?$")
@@ -239,6 +240,10 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         before = name_parts(text[span[0]: core.start()])
         if before and before[-1] in NOT_CREDENTIAL_QUALIFIERS:
             continue  # "sort_key", "nextPageToken", "max_tokens": a map key, a position, a count
+        if not before and span == core.span():
+            word = _WORD_BEFORE_RE.search(lowered, max(0, span[0] - 40), span[0])
+            if word is not None and word.group(1) in NOT_CREDENTIAL_QUALIFIERS:
+                continue  # the same written as words: "cache key …", "next page token …"
         match = _GENERIC_TAIL_RE.match(text, span[1])
         if match is None:
             continue

@@ -185,6 +185,9 @@ def random_in_uuid_layout(value: str) -> bool:
 
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+# Lower-case words and a short suffix a controller drew ("app-token-7f9c8b6d5e", Kubernetes'
+# "web-7f9c8b6d5e-x2k4p"): a generated resource's name; ten random characters are no key.
+_GENERATED_NAME_RE = _compile(r"[a-z]{2,}(?:-[a-z]{2,})*-[a-z0-9]{4,10}(?:-[a-z0-9]{5})?")
 
 
 def _looks_random(value: str, *, with_keyword: bool) -> bool:
@@ -218,6 +221,8 @@ def _looks_random(value: str, *, with_keyword: bool) -> bool:
         return False
     if _PUBLIC_ID_PREFIX_RE.match(value) or _is_identifier_of_words(value):
         return False
+    if _GENERATED_NAME_RE.fullmatch(value):
+        return False
     if "/" in value and _looks_like_path(value):
         return False
     if is_hex:
@@ -229,6 +234,8 @@ def _looks_random(value: str, *, with_keyword: bool) -> bool:
             return False
         # One letter case draws from 36 characters, not 62: a random one scores ~0.3 lower.
         limit = min(_KEYWORD_ENTROPY_LIMIT, ceiling - (1.0 if mixed_case else 1.3))
+        if mixed_case and has_digit and length >= 20:
+            limit -= 0.4
     else:
         if _wordiness(value) > 0.5 or _class_transitions(value) < 0.3:
             return False
@@ -274,6 +281,7 @@ _COMMON_WORDS = words("secrets_common_words")  # data/secrets_common_words.txt
 _PLACEHOLDER_RE = _compile(
     r"""^(?:
         <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \#\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |
+        \$env:[A-Za-z_][A-Za-z0-9_]* | --?[A-Za-z]+(?:-[A-Za-z]+)* |
         %\(?[A-Za-z_]*\)?s | %[A-Za-z_][A-Za-z0-9_]*% | \*+ | [xX]{3,} | \.{2,} | …+ | -+ | _+ |
         \#+ | •+ |
         your[_\-]?[A-Za-z_\-]* |

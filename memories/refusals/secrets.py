@@ -63,6 +63,7 @@ from memories.refusals.secret_cli import find_cli_passwords
 from memories.refusals.secret_code import find_code_literals
 from memories.refusals.secret_context import _find_auth_headers, _find_generic_assignments
 from memories.refusals.secret_formats import FORMAT_KINDS, Candidate, _regex_candidates
+from memories.refusals.secret_glued import find_glued_credentials
 from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
 from memories.refusals.secret_products import find_product_named_keys
@@ -96,6 +97,7 @@ _PROSE_FINDERS = (
     find_cards_and_pins,
     _find_auth_headers,
     _find_generic_assignments,
+    find_glued_credentials,
     find_quoted_phrase_assignments,
     find_manifest_secrets,
     find_code_literals,

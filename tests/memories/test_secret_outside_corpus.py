@@ -52,9 +52,11 @@ FALSE_REFUSAL_TARGET = 0.003
 # tuning, 689/706 of trufflehog.jsonl; with credsweeper.jsonl, 61/73 before and after the rules
 # from its tuning draws, 0.965, 1,264/1,310; with kingfisher.jsonl, 84/108 as first measured
 # with stand-ins left out, 86/107 after and trufflehog.jsonl 690/706, then 83/104 after odbc.yml
-# moved to tuning, 0.953, 1,348/1,414): the issue's 0.995 is not reached (README). This floor keeps it from falling; raise it as misses
-# are fixed, and replace it with RECALL_TARGET once that is met.
-RECALL_FLOOR = 0.952
+# moved to tuning, 0.953, 1,348/1,414; kingfisher.jsonl 86/104 after names glued to their values
+# and typed values, 0.955, 1,351/1,414): the issue's 0.995 is not reached (README). This floor
+# keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that
+# is met.
+RECALL_FLOOR = 0.955
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
 # keys as UUIDs and SonarQube tokens in both cases, 0.993, 670/675 with short header values;
@@ -73,8 +75,9 @@ TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.976
 # (398/413) after the rules written from their misses (README).
 CREDSWEEPER_TUNING_RECALL_FLOOR = 0.963
 # Kingfisher's rule files drawn for tuning: 0.870 (255/293) as first measured with stand-ins left
-# out, 0.895 (256/286) after its rules and label fixes, 0.896 (259/289) with odbc.yml (README).
-KINGFISHER_TUNING_RECALL_FLOOR = 0.895
+# out, 0.895 (256/286) after its rules and label fixes, 0.896 (259/289) with odbc.yml, 0.913
+# (264/289) with names glued to their values and typed values (README).
+KINGFISHER_TUNING_RECALL_FLOOR = 0.913
 
 
 def never_read(records: list[dict]) -> str:
