@@ -38,7 +38,7 @@ _ID_CONTEXT_WORDS = frozenset(
     merge cherry-pick cherry-picked cherrypick revert reverted git head tag image layer ref diff
     patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
     file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
-    cursor cursors paging pagination continuation
+    cursor cursors paging pagination continuation slug shortcode idempotency nonce
     """.split()
 )
 # Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.
@@ -46,7 +46,7 @@ _HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
     """
     page record row block item issue ticket order invoice database workspace project table
     column object node entity expected got mismatch matches sum sums tx txid txn transaction
-    address contract wallet
+    address contract wallet zone
     """.split()
 )
 # Hex ids of what runs and happens ("Sentry event 3f2c…", "job 3f2c… failed"): for a free-standing
@@ -54,7 +54,7 @@ _HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
 _RUN_ID_WORDS = frozenset("event events incident run job execution task".split())
 # What a credential belongs to, where its name says so ("circleci_project_secret", "workspace
 # token", "database password"): with a credential's name there, they name no id.
-_CREDENTIAL_OWNERS = frozenset("project workspace database".split())
+_CREDENTIAL_OWNERS = frozenset("project workspace database zone".split())
 _CONTEXT_WORD_RE = _compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _URL_IN_WINDOW_RE = _compile(r"\S*://\S*")
 _DIGEST_PREFIX_RE = _compile(r"(?i)^(?:sha(?:1|224|256|384|512)|md5)[-:]")
