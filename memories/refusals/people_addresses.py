@@ -40,8 +40,9 @@ from __future__ import annotations
 import functools
 import re
 
-from memories.refusals.people_lexicon import _Lexicon
+from memories.refusals.people_lexicon import _key, _Lexicon
 from memories.refusals.people_words import (
+    _ARTIFACT_NOUNS,
     _EPONYM_NOUNS,
     _FIRM_WORDS,
     _ORG_NOUNS,
@@ -231,6 +232,19 @@ def _names_a_method(text: str, start: int, end: int, lex: _Lexicon) -> bool:
             or _NO_OBJECT_AFTER.match(text, match.end()) is not None)
 
 
+def _names_an_artifact(text: str, start: int, end: int, lex: _Lexicon) -> bool:
+    """"the Marquez lineage check", "the Cooper-Hewitt dataset": after a determiner, a name right
+    before what a team builds is the thing's name; a first name alone may be a colleague's ("the
+    Marcus dashboard" is Marcus's)."""
+    if _DETERMINER_BEFORE.search(text, max(0, start - 8), start) is None:
+        return False
+    match = _METHOD_WORD_AFTER.match(text, end)
+    if match is None or match.group(1) not in _ARTIFACT_NOUNS:
+        return False
+    words_ = text[start:end].split()
+    return not (len(words_) == 1 and _key(words_[0]) in lex.first and _key(words_[0]) not in lex.last)
+
+
 def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title: bool = False) -> bool:
     """Is the name-shaped span ``text[start:end]`` part of an address or a company name?"""
     span_words = [m.group() for m in _WORD.finditer(text, start, end)]
@@ -240,7 +254,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if after_title:
         first = span_words[0].lower()
         return first in ("dr", "st") and bool(re.search(r"\d+\s+[^\W\d_]+\s+$", text[max(0, start - 40) : start]))
-    if _names_a_method(text, start, end, lex):
+    if _names_a_method(text, start, end, lex) or _names_an_artifact(text, start, end, lex):
         return True
     following = _WORD.match(text, end + 1) if text[end : end + 1] in (" ", ".") else None
     if following is not None and text[end : following.start()].strip(" .") == "":

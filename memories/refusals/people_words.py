@@ -82,6 +82,8 @@ _ORG_NOUNS = words("people_org_nouns")
 _AUTHORED_WORKS = words("people_authored_works")
 # What is named after a person without being one: "the Wilson score interval".
 _EPONYM_NOUNS = words("people_eponym_nouns")
+# What a team names after a codename or a brand: "the Marquez lineage check".
+_ARTIFACT_NOUNS = words("people_artifact_nouns")
 _DEPT_PREPS = words("people_dept_preps")
 _KOREAN_SYLLABLES = words("people_korean_syllables")
 

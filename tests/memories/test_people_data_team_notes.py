@@ -1,7 +1,8 @@
 """Issue 18: the person detector on a data team's ordinary notes (SPEC R-SAVE-3b measures its
 false alarms on technical text). tests/data/people_data_team_notes.txt holds 148 such notes,
 written here to try the detector (so they are tuning data, not an outside measurement): tools,
-teams, places, brands and methods named after people (273 now; 35 of them added after 2f54a2e, 35 after 00d70dd, 6 brands after f4fbb64, all held there). Before the rules they motivated
+teams, places, brands and methods named after people (323 now; 35 of them added after 2f54a2e, 35 after 00d70dd, 6 brands after f4fbb64, all held there; 50 in the twelfth session, 7 held
+before the artifact rule, 4 after). Before the rules they motivated
 (brands named after people, "the Wilson score interval", "a Holt-Winters model"), 11 of the
 first 148 were held (commit 0dd02fb); of the 49 methods and laws added after ("Dijkstra's
 algorithm", "Huber loss", "Mann-Whitney U test"), 12 were held on 25f7cbc. Now one that asks an
@@ -29,7 +30,12 @@ KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here.", "Murphy's law hit th
                      # Firms named like a person, with no firm's word (of 35 notes added after
                      # 00d70dd, 6 held then: these 3 now).
                      "Harvey Nichols is a wholesale client.", "Baker Hughes rig counts arrive weekly.",
-                     "Martin Marietta is in the materials sector."}
+                     "Martin Marietta is in the materials sector.",
+                     # Of the 50 notes added in the twelfth session (7 held before the artifact
+                     # rule, 4 after): a model named like a person in apposition, and brands named after
+                     # people with no firm's word.
+                     "Tessa, the churn model, retrains weekly.", "Philip Morris is excluded from the ESG fund.",
+                     "Johnnie Walker volume is seasonal.", "Siemens Healthineers is a new client."}
 
 
 def _notes() -> list[str]:
@@ -39,7 +45,7 @@ def _notes() -> list[str]:
 
 def test_the_data_team_notes_are_many_and_distinct():
     notes = _notes()
-    assert len(notes) >= 265 and len(set(notes)) == len(notes)
+    assert len(notes) >= 320 and len(set(notes)) == len(notes)
 
 
 @pytest.mark.parametrize("note", _notes())
@@ -87,3 +93,14 @@ def test_a_family_named_by_its_surname_is_held(text, family):
 ])
 def test_plurals_of_words_teams_and_brands_are_no_families(text):
     assert find_person_mentions(text) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("the Marcus dashboard is broken", "Marcus"),  # a first name alone: a colleague's dashboard
+    ("send the Marquez lineage check to Priya", "Priya"),
+    ("Dr. Okafor reviewed the dataset", "Okafor"),
+])
+def test_a_person_beside_a_thing_named_after_someone_is_still_held(text, name):
+    # The artifact rule (data/people_artifact_nouns.txt) clears "the Marquez lineage check"
+    # and "the Cooper-Hewitt dataset" only: a determiner, a surname or unknown word, a thing.
+    assert any(name in m.text for m in find_person_mentions(text))
