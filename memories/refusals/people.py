@@ -96,6 +96,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wordfreq import zipf_frequency
+
 from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
     _capitals_runs,
@@ -195,6 +197,27 @@ def _unknown_run(text: str, run: list[_Token], lex: _Lexicon, initials: bool) ->
     return before is None or before.group(1).lower() not in _PLACE_BEFORE  # "in Villafranca del Cid"
 
 
+# Particles of Dutch and German surnames: places are rarely written with them ("Rio de Janeiro",
+# "Costa del Sol" are Romance), names often ("Willemine ten Pas", "Jaap van der Poel").
+_GERMANIC_PARTICLES = frozenset("van von ten ter zu".split())
+
+
+def _germanic_particle_name(text: str, span: list[_Token], run: list[_Token]) -> bool:
+    """A given name (known, or a word of no language's list, English, Dutch or German), a Dutch or
+    German particle, a surname that may be an English word: "Willemine ten Pas", "Anouk van der
+    Poel"."""
+    if len(run) not in (2, 3) or run[0].kind not in "SU" or run[0].possessive:
+        return False
+    if run[0].kind == "U" and max(zipf_frequency(run[0].key, language) for language in ("nl", "de")) >= 3.0:
+        return False  # a Dutch or German word: "Kaap van Goede Hoop", "Stadt von Berlin"
+    if not any(t.key in _GERMANIC_PARTICLES and t.lower for t in span):
+        return False
+    if not all(t.kind in "SLWUE" and t.key not in _PLACES for t in run):
+        return False
+    before = re.search(r"([^\W\d_]+)\s+$", text[max(0, run[0].start - 12) : run[0].start])
+    return before is None or before.group(1).lower() not in _PLACE_BEFORE
+
+
 _ARTICLES = frozenset("the a an".split())
 
 
@@ -282,6 +305,17 @@ def find_person_mentions(text: str) -> list[PersonMention]:
             ):
                 j += 2
             elif (
+                nxt.key in _PARTICLES
+                and nxt.lower
+                and j + 3 < n
+                and tokens[j + 2].key in _PARTICLES
+                and tokens[j + 2].lower
+                and _joined(text, nxt, tokens[j + 2])
+                and _joined(text, tokens[j + 2], tokens[j + 3])
+                and _is_name_word(tokens[j + 3])
+            ):
+                j += 3  # "Jaap van der Poel", "María de los Ángeles"
+            elif (
                 _initial(nxt)
                 and j + 2 < n
                 and not used[j + 2]
@@ -295,6 +329,7 @@ def find_person_mentions(text: str) -> list[PersonMention]:
         run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not _initial(t)]
         initials = any(_initial(t) for t in tokens[i : j + 1])
         if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)
+                              or _germanic_particle_name(text, tokens[i : j + 1], run)
                               or _first_and_rare_surname(text, tokens, i, j, lex)
                               or addressee(text, run, lex) or said_to_be_a_person(text, tokens[j], lex)):
             if not (after_place_word(text, tokens[i].start) and not tokens[j].possessive):
