@@ -93,10 +93,7 @@ text, where every noun is capitalised, can be taken for names.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-
-from wordfreq import zipf_frequency
 
 from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
@@ -114,8 +111,15 @@ from memories.refusals.people_cues import (
 )
 from memories.refusals.people_lexicon import (
     _get_lexicon,
-    _Lexicon,
     load,
+)
+from memories.refusals.people_runs import (
+    first_and_rare_surname,
+    germanic_particle_name,
+    initial,
+    is_name_word,
+    run_is_name,
+    unknown_run,
 )
 from memories.refusals.people_statements import (
     cited_authors,
@@ -128,13 +132,10 @@ from memories.refusals.people_statements import (
 )
 from memories.refusals.people_titles import title_at
 from memories.refusals.people_tokens import (
-    _Token,
     _tokenize,
 )
 from memories.refusals.people_words import (
-    _CALENDAR,
     _PARTICLES,
-    _PLACES,
     _TITLES,
 )
 from memories.refusals.phrases import EMAIL_RE
@@ -147,97 +148,6 @@ class PersonMention:
     text: str  # the span as written
     start: int
     end: int
-
-
-
-def _run_is_name(run: list[_Token], lex: _Lexicon) -> bool:
-    """Rule 2: two or more capitalised name words in a row."""
-    kinds = [t.kind for t in run]
-    if any(k not in "SLWTUE" for k in kinds):
-        return False
-    strong = [t for t in run if t.kind in "SL"]
-    if strong and (
-        any(t.key not in lex.wordlike for t in strong) or all(k in "SLW" for k in kinds)
-    ):
-        # "Chidi Okonkwo", "Grant Holloway", "Ruby Chen", "Priya Raman", "Handler Pearson"
-        # but not "General Decimal Arithmetic" (words a dictionary knows around a name).
-        return True
-    # "Mark Whitfield": an ambiguous first name, then a word no list or dictionary knows.
-    head = run[0]
-    return (
-        head.kind == "W"
-        and head.key in lex.first
-        and head.key not in _PLACES
-        and head.key not in _CALENDAR
-        and all(k == "U" for k in kinds[1:])
-    )
-
-
-# Words before a place more often than before a person: an unknown run after one is a place.
-_PLACE_BEFORE = frozenset("in at near into across inside outside around".split())
-
-
-def _initial(tok: _Token) -> bool:
-    return len(tok.text) == 1 and tok.text.isupper() and not tok.possessive
-
-
-def _unknown_run(text: str, run: list[_Token], lex: _Lexicon, initials: bool) -> bool:
-    """Name words in a row that rule 2 does not take: with a middle initial between them
-    ("Mohmad R. Vizirov"); or two or three, one of them a word no list knows and no English word
-    ("under Chihiro Fukunaga", "Júlia Gyarmathy", "Charlotte Mathiassen")."""
-    kinds = {t.kind for t in run}
-    if initials:
-        return kinds <= set("SLWU") and len(run) <= 3
-    if not kinds <= set("SLWTU") or len(run) > 3:
-        return False
-    unknown = [t for t in run if t.kind == "U"]
-    if not unknown or any(len(t.key) < 4 or t.key in lex.english for t in unknown):
-        return False
-    before = re.search(r"([^\W\d_]+)\s+$", text[max(0, run[0].start - 12) : run[0].start])
-    return before is None or before.group(1).lower() not in _PLACE_BEFORE  # "in Villafranca del Cid"
-
-
-# Particles of Dutch and German surnames: places are rarely written with them ("Rio de Janeiro",
-# "Costa del Sol" are Romance), names often ("Willemine ten Pas", "Jaap van der Poel").
-_GERMANIC_PARTICLES = frozenset("van von ten ter zu".split())
-
-
-def _germanic_particle_name(text: str, span: list[_Token], run: list[_Token]) -> bool:
-    """A given name (known, or a word of no language's list, English, Dutch or German), a Dutch or
-    German particle, a surname that may be an English word: "Willemine ten Pas", "Anouk van der
-    Poel"."""
-    if len(run) not in (2, 3) or run[0].kind not in "SU" or run[0].possessive:
-        return False
-    if run[0].kind == "U" and max(zipf_frequency(run[0].key, language) for language in ("nl", "de")) >= 3.0:
-        return False  # a Dutch or German word: "Kaap van Goede Hoop", "Stadt von Berlin"
-    if not any(t.key in _GERMANIC_PARTICLES and t.lower for t in span):
-        return False
-    if not all(t.kind in "SLWUE" and t.key not in _PLACES for t in run):
-        return False
-    before = re.search(r"([^\W\d_]+)\s+$", text[max(0, run[0].start - 12) : run[0].start])
-    return before is None or before.group(1).lower() not in _PLACE_BEFORE
-
-
-_ARTICLES = frozenset("the a an".split())
-
-
-def _first_and_rare_surname(text: str, tokens: list[_Token], i: int, j: int, lex: _Lexicon) -> bool:
-    """"Clint Eastwood", "Lindsay Lohan": a first name, then a surname that a dictionary knows
-    only as a rarer word (wordfreq counts famous surnames as words). Alone: not after an article
-    ("the Rice Owls") nor inside a run of capitalised words (a title: "Max Calorie Burn Workout")."""
-    if j != i + 1:
-        return False
-    head, tail = tokens[i], tokens[j]
-    if not (head.kind in "SW" and head.key in lex.first and head.key not in _PLACES
-            and head.key not in _CALENDAR and tail.kind == "E" and not head.possessive):
-        return False
-    if i > 0 and (tokens[i - 1].key in _ARTICLES or (tokens[i - 1].cap and _joined(text, tokens[i - 1], head))):
-        return False
-    return not (j + 1 < len(tokens) and tokens[j + 1].cap and _joined(text, tail, tokens[j + 1]))
-
-
-def _is_name_word(tok: _Token) -> bool:
-    return tok.cap and tok.kind in "SLWTUE" and not tok.code
 
 
 def find_person_mentions(text: str) -> list[PersonMention]:
@@ -288,20 +198,20 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     # Rule 2: runs of capitalised name words.
     i = 0
     while i < n:
-        if used[i] or not _is_name_word(tokens[i]):
+        if used[i] or not is_name_word(tokens[i]):
             i += 1
             continue
         j = i
         while j + 1 < n and not used[j + 1] and _joined(text, tokens[j], tokens[j + 1]):
             nxt = tokens[j + 1]
-            if _is_name_word(nxt):
+            if is_name_word(nxt):
                 j += 1
             elif (
                 nxt.key in _PARTICLES
                 and nxt.lower
                 and j + 2 < n
                 and _joined(text, nxt, tokens[j + 2])
-                and _is_name_word(tokens[j + 2])
+                and is_name_word(tokens[j + 2])
             ):
                 j += 2
             elif (
@@ -312,25 +222,25 @@ def find_person_mentions(text: str) -> list[PersonMention]:
                 and tokens[j + 2].lower
                 and _joined(text, nxt, tokens[j + 2])
                 and _joined(text, tokens[j + 2], tokens[j + 3])
-                and _is_name_word(tokens[j + 3])
+                and is_name_word(tokens[j + 3])
             ):
                 j += 3  # "Jaap van der Poel", "María de los Ángeles"
             elif (
-                _initial(nxt)
+                initial(nxt)
                 and j + 2 < n
                 and not used[j + 2]
                 and text[nxt.raw_end : tokens[j + 2].start] in (" ", ". ")
-                and _is_name_word(tokens[j + 2])
+                and is_name_word(tokens[j + 2])
                 and len(tokens[j].text) > 1
             ):
                 j += 2  # "Shane M Culp", "Mohmad R. Vizirov": a middle initial
             else:
                 break
-        run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not _initial(t)]
-        initials = any(_initial(t) for t in tokens[i : j + 1])
-        if len(run) >= 2 and (_run_is_name(run, lex) or _unknown_run(text, run, lex, initials)
-                              or _germanic_particle_name(text, tokens[i : j + 1], run)
-                              or _first_and_rare_surname(text, tokens, i, j, lex)
+        run = [t for t in tokens[i : j + 1] if not (t.key in _PARTICLES and t.lower) and not initial(t)]
+        initials = any(initial(t) for t in tokens[i : j + 1])
+        if len(run) >= 2 and (run_is_name(run, lex) or unknown_run(text, run, lex, initials)
+                              or germanic_particle_name(text, tokens[i : j + 1], run)
+                              or first_and_rare_surname(text, tokens, i, j, lex)
                               or addressee(text, run, lex) or said_to_be_a_person(text, tokens[j], lex)):
             if not (after_place_word(text, tokens[i].start) and not tokens[j].possessive):
                 spans.append((tokens[i].start, tokens[j].end))
