@@ -309,6 +309,7 @@ _WORDS_WITH_HYPHENS_RE = _compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
 _NUMBER_WITH_UNIT_RE = _compile(r"^\d+(?:[.,]\d+)?(?:%|[a-z]{1,5})?$")
 _PORT_OR_PATH_RE = _compile(r"^\d{2,5}(?:/|$)")
 _TRAILING_PUNCTUATION = ".,;:)]}>"
+_SENTENCE_END = ".,;:!?"
 
 
 def _trim_value(value: str) -> str:
@@ -400,6 +401,7 @@ def _acceptable_password(value: str, *, strength: str, quoted: bool = False) -> 
         return True
     if len(value) < 6 or _TITLE_WORD_RE.match(value):
         return False  # short, or a proper noun: "Okta", "Bitwarden"
+    value = value.rstrip(_SENTENCE_END)  # "a password manager!": a word that ends a sentence
     if value.isalpha():
         return _looks_random(value, with_keyword=True)  # "KhhhKCoGdEiSAPJ", not "swordfish"
     return _char_classes(value) >= 2
