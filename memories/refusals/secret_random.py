@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 from collections.abc import Iterator
 
 from memories.refusals.normalise import decode_base64_text
@@ -107,6 +108,27 @@ def _is_ssh_public_key(token: str) -> bool:
     return head[:3] == b"\x00\x00\x00" and head[4:].startswith((b"ssh-", b"ecdsa-", b"sk-"))
 
 
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58_DIGITS = {c: i for i, c in enumerate(_BASE58)}
+
+
+def is_coin_address(token: str) -> bool:
+    """A Base58Check address (Bitcoin "1…"/"3…", Litecoin, Dogecoin…): 25 bytes, a version, a
+    20-byte hash and a checksum that holds. Addresses are published to be paid; a wallet's
+    private key (WIF, 37-38 bytes) is Base58Check too, and is not one of these."""
+    if not 26 <= len(token) <= 35 or any(c not in _BASE58_DIGITS for c in token):
+        return False
+    number = 0
+    for c in token:
+        number = number * 58 + _BASE58_DIGITS[c]
+    leading = len(token) - len(token.lstrip("1"))
+    payload = b"\0" * leading + number.to_bytes((number.bit_length() + 7) // 8, "big")
+    if len(payload) != 25:
+        return False
+    checksum = hashlib.sha256(hashlib.sha256(payload[:-4]).digest()).digest()[:4]
+    return checksum == payload[-4:]
+
+
 # A git object name is 40 hex digits (SHA-1). Notes of a data team quote them all the time
 # ("release v7.7 is tagged at ..."), so one is a secret only when the words around it say so.
 _GIT_SHA_LENGTH = 40
@@ -185,6 +207,8 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue
         if token.startswith("AAAA") and _is_ssh_public_key(token):
             continue  # public keys are meant to be shared
+        if is_coin_address(token):
+            continue  # so are the addresses a wallet is paid to
         if any(b_start <= start and end <= b_end for b_start, b_end in public_blocks):
             continue
         yield ("hex_high_entropy" if is_hex else "base64_high_entropy"), start, end, 30
