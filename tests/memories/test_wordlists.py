@@ -122,8 +122,9 @@ def test_there_are_data_files():
     # person writes (people_cues.py), and the methods named after people (people_addresses.py),
     # and what is done to a person ("was born", people_cues.py), and the heads of Faker's job
     # titles that also name programs (people_lexicon.py: "agent", "manager"), and the bots and
-    # services addressed by handle (people_cues.py: "@dependabot")
-    assert len(DATA_FILES) == 50
+    # services addressed by handle (people_cues.py: "@dependabot"), and what a team builds and
+    # names after a codename (people_addresses.py: "the Marquez lineage check")
+    assert len(DATA_FILES) == 51
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
