@@ -31,6 +31,7 @@ from memories.refusals.secret_values import (
     _wordiness,
     grouped_alternation,
 )
+from memories.refusals.wordlists import words
 
 # --- curl -u user:password; "Authorization: Bearer/Basic/Token ..." -------------------------
 
@@ -153,6 +154,7 @@ _ARN_BEFORE_RE = _compile(r"(?<![\w:/])arn:[\w\-]+:(?:[\w\-]+:[\w\-]*:\d*:(?:[\w
 # "--secret-id prod/db", which name one; a name or path is no random value either way.
 _SECRET_ID_RE = _compile(r"(?i)(?:(?:vault|approle|role)[_\-.]?)?secret[_\-.]?id")
 _WORD_BEFORE_RE = _compile(r"([a-z]+)[ \t]+$")
+_DATA_KEY_WORDS = words("secrets_data_key_words")  # data/secrets_data_key_words.txt
 _B64_ALPHABET_RE = _compile(r"[A-Za-z0-9+/=_.~\-]+")
 _SET_BEFORE_RE = _compile(r"(?i)\b(?:set|setting|change|changed|update|updated|rotate|rotated|reset)"
                           r"\s+(?:the\s+|our\s+)?(?:[\w\-]+\s+)?$")
@@ -242,7 +244,7 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             continue  # "sort_key", "nextPageToken", "max_tokens": a map key, a position, a count
         if not before and span == core.span():
             word = _WORD_BEFORE_RE.search(lowered, max(0, span[0] - 40), span[0])
-            if word is not None and word.group(1) in NOT_CREDENTIAL_QUALIFIERS:
+            if word is not None and word.group(1) in _DATA_KEY_WORDS:
                 continue  # the same written as words: "cache key …", "next page token …"
         match = _GENERIC_TAIL_RE.match(text, span[1])
         if match is None:

@@ -53,10 +53,12 @@ FALSE_REFUSAL_TARGET = 0.003
 # from its tuning draws, 0.965, 1,264/1,310; with kingfisher.jsonl, 84/108 as first measured
 # with stand-ins left out, 86/107 after and trufflehog.jsonl 690/706, then 83/104 after odbc.yml
 # moved to tuning, 0.953, 1,348/1,414; kingfisher.jsonl 86/104 after names glued to their values
-# and typed values, 0.955, 1,351/1,414): the issue's 0.995 is not reached (README). This floor
+# and typed values, 0.955, 1,351/1,414; trufflehog.jsonl 691/706 once "cache key …" no longer
+# read every joined-name qualifier as a separate word, 0.957, 1,353/1,414): the issue's 0.995 is
+# not reached (README). This floor
 # keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that
 # is met.
-RECALL_FLOOR = 0.955
+RECALL_FLOOR = 0.956
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
 # keys as UUIDs and SonarQube tokens in both cases, 0.993, 670/675 with short header values;
