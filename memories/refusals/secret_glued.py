@@ -25,16 +25,18 @@ from memories.refusals.secret_values import (
 
 __all__ = ["find_glued_credentials"]
 
+# Searched in the lower-cased text (the same length as the note: secrets._lowercase_same_length),
+# where a plain alternation is several times faster than a case-blind one over the note.
 _GLUED_RE = _compile(
-    r"(?i)(?:secret|token|private|api[_\-]?key)[\-.]"
-    r"(?P<value>[A-Za-z0-9]{16,128})(?![A-Za-z0-9_\-.@/])"
+    r"(?:secret|token|private|api[_\-]?key)[\-.]"
+    r"(?P<value>[a-z0-9]{16,128})(?![a-z0-9_\-.@/])"
 )
 
 
 def find_glued_credentials(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    for match in _GLUED_RE.finditer(text):
-        value = match.group("value")
+    for match in _GLUED_RE.finditer(lowered):
         start, end = match.span("value")
+        value = text[start:end]
         if _overlaps(taken, start, end) or _UUID_RE.fullmatch(value) or _is_non_secret_value(value):
             continue
         if not _looks_random(value, with_keyword=True):
