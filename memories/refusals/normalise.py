@@ -44,6 +44,9 @@ _SPACED_RUN_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z0-9_+/=](?:[ \t\n\r.\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad]{1,2})){11,}"
     r"[A-Za-z0-9_+/=](?![A-Za-z0-9])"
 )
+# The same with an underscore after each character ("s_k___l_i_v_e___5_1…"): an underscore of
+# the token itself sits between two separating ones.
+_UNDERSCORED_RUN_RE = re.compile(r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9+/=](?:_|___)){11,}[A-Za-z0-9+/=](?![A-Za-z0-9_])")
 # Groups of 3-8 token characters joined by one space or dash, at least 4 groups, as tokens are
 # read out or written in blocks ("AKIA IOSF ODNN 7EXA MPLE"). Prose forms such runs too, so only
 # a vendor format found in the joined text counts (``formats_only``).
@@ -145,6 +148,22 @@ def _joined(text: str, pattern: re.Pattern, *, formats_only: bool) -> list[View]
             chars.append(char)
             places.append((index, index + 1))
         result.append(View("".join(chars), tuple(places), formats_only=formats_only))
+    return result
+
+
+def _underscored(text: str) -> list[View]:
+    """Each run of ``_UNDERSCORED_RUN_RE`` with its separating underscores taken out."""
+    if "_" not in text:
+        return []
+    result = []
+    for run in _UNDERSCORED_RUN_RE.finditer(text):
+        chars, places = [], []
+        for index in range(run.start(), run.end()):
+            if text[index] == "_" and not (text[index - 1] == "_" and text[index + 1] == "_"):
+                continue  # a separator; the middle one of "___" is the token's own
+            chars.append(text[index])
+            places.append((index, index + 1))
+        result.append(View("".join(chars), tuple(places), formats_only=False))
     return result
 
 
@@ -350,7 +369,7 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
     result: list[View] = []
     skeleton = _skeleton(text)
     base = skeleton.text if skeleton is not None else text
-    joined = (_joined(base, _SPACED_RUN_RE, formats_only=False)
+    joined = (_joined(base, _SPACED_RUN_RE, formats_only=False) + _underscored(base)
               + _joined(base, _GROUPED_RUN_RE, formats_only=True) + _unwrapped(base))
     if skeleton is not None:
         result.append(skeleton)

@@ -189,6 +189,9 @@ EVASIONS = [
     ("dots between characters", f"token {spaced(GITHUB, '.')}", spaced(GITHUB, "."), "github_token"),
     ("zero-width characters between characters", f"token {spaced(GITHUB, chr(0x200B))}",
      spaced(GITHUB, chr(0x200B)), "github_token"),
+    # Twelfth session: the same with underscores (the token's own "_" between two of them);
+    # fails on 16de792.
+    ("underscores between characters", f"token {spaced(GITHUB, '_')}", spaced(GITHUB, "_"), "github_token"),
     ("blocks of four", f"aws id {BLOCKS}", BLOCKS, "aws_access_key"),
     ("URL-encoded", f"token {GITHUB.replace('_', '%5F')}", GITHUB.replace("_", "%5F"), "github_token"),
     ("URL-encoded credential URL", f"creds {URL_CREDENTIALS}", URL_CREDENTIALS, "basic_auth_url"),
@@ -227,6 +230,8 @@ NOT_EVASIONS = [
     "discount code SAVE-2024-SPRING-SALE is public on the website",
     "the search link is https://example.com/?q=orders%20by%20region%20and%20month",
     "Ｔｈｅ ｑｕａｒｔｅｒｌｙ ｒｅｐｏｒｔ is written in fullwidth letters",
+    "a_b_c_d_e_f_g_h_i_j_k_l_m_n are the test tables",
+    "x_1_y_2_z_3_w_4_v_5_u_6_t_7 is the grid's cell naming",
 ]
 
 
