@@ -31,6 +31,12 @@ _COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
 # Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
 _CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
                             r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])(?![\w.])")
+# The same in hex bytes ("0x67, 0x68, …", "67 68 70 5f …" as a hex dump prints them, "67:68:…")
+# and in octal escapes ("\147\150\160…"); only runs of printable ASCII spell text.
+_HEX_BYTES_RE = re.compile(r"(?<![\w:])(?:(?:0x)?[2-7][0-9a-fA-F](?:[ \t]*,[ \t]*|[ :])){11,}(?:0x)?[2-7][0-9a-fA-F](?![\w:])")
+# Three bytes in a row first: one pass of this costs a quarter of the run pattern's.
+_HEX_BYTES_HINT_RE = re.compile(r"[2-7][0-9a-fA-F][ :,] ?(?:0x)?[2-7][0-9a-fA-F][ :,] ?(?:0x)?[2-7][0-9a-fA-F][ :,]")
+_OCTAL_ESCAPES_RE = re.compile(r"(?:\\(?:0[4-7]|1[0-7])[0-7]){12,}")
 
 
 def _joins_literals(text: str) -> bool:
@@ -92,12 +98,21 @@ def joined_literals(text: str, *, in_call: bool = False) -> View | None:
 
 
 def char_codes(text: str) -> list[View]:
-    """Twelve or more character codes in a row (printable ASCII, in decimal), each run read as
-    the text it spells; every character of it stands for the whole run."""
-    if "," not in text and "chr(" not in text:
-        return []
+    """Twelve or more character codes in a row (printable ASCII: in decimal, in hex bytes, in
+    octal escapes), each run read as the text it spells; every character of it stands for the
+    whole run."""
     result = []
-    for run in _CHAR_CODES_RE.finditer(text):
-        decoded = "".join(chr(int(code)) for code in re.findall(r"\d+", run.group()))
-        result.append(View(decoded, (run.span(),) * len(decoded)))
+    if "," in text or "chr(" in text:
+        for run in _CHAR_CODES_RE.finditer(text):
+            decoded = "".join(chr(int(code)) for code in re.findall(r"\d+", run.group()))
+            result.append(View(decoded, (run.span(),) * len(decoded)))
+    for run in _HEX_BYTES_RE.finditer(text) if _HEX_BYTES_HINT_RE.search(text) else ():
+        decoded = "".join(chr(int(code, 16)) for code in re.findall(r"(?:0x)?([0-9a-fA-F]{2})", run.group()))
+        if decoded.isprintable():
+            result.append(View(decoded, (run.span(),) * len(decoded)))
+    if "\\" in text:
+        for run in _OCTAL_ESCAPES_RE.finditer(text):
+            decoded = "".join(chr(int(code, 8)) for code in re.findall(r"[0-7]{3}", run.group()))
+            if decoded.isprintable():
+                result.append(View(decoded, (run.span(),) * len(decoded)))
     return result
