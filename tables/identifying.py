@@ -99,6 +99,7 @@ from tables.index_store import (
     index_records_removed,
     index_table_rebuild,
 )
+from tables.note_readings import readings
 
 __all__ = [
     "INDEXED_KINDS", "IdentifyingMatch", "cell_phrases", "cell_tokens", "find_identifying_match",
@@ -295,6 +296,10 @@ def _lookup(connection, table, digests: Sequence[bytes], *, workspace_id=None) -
     return [(c, k, bytes(d), n, p, v or 0, u or 0, t, name) for c, k, d, n, p, v, u, t, name in rows]
 
 
+# Words between an id's word and its number: "customer no. 417", "customer number 417".
+_NUMBER_WORDS = frozenset("no nr num number".split())
+
+
 def note_phrases(text: str) -> tuple[list[str], dict[bytes, list[tuple[int, int]]]]:
     """The note's tokens, and the digest of each phrase it holds with where it stands.
 
@@ -316,14 +321,31 @@ def note_phrases(text: str) -> tuple[list[str], dict[bytes, list[tuple[int, int]
         for (start, end), phrase in zip(spans, phrases(romanised)):
             where.setdefault(digest(phrase), []).append((start, end))
     for i in range(1, len(tokens)):
-        number, word = tokens[i], tokens[i - 1]
+        before = i - 1
+        if tokens[before] in _NUMBER_WORDS and before > 0:
+            before -= 1  # "customer no. 417", "customer number 00417"
+        number, word = tokens[i], tokens[before]
         if not (number.isdigit() and word.isascii() and word.isalpha() and len(word) > MIN_ID_PREFIX_LETTERS):
             continue
         for size in range(MIN_ID_PREFIX_LETTERS, min(len(word), MAX_ID_PREFIX_LETTERS + 1)):
             for written in dict.fromkeys((number, number.lstrip("0") or "0")):
-                where.setdefault(digest(f"{word[:size]} {written}"), []).append((i - 1, i + 1))
-            where.setdefault(digest(f"{word[:size]}{number}"), []).append((i - 1, i + 1))
+                where.setdefault(digest(f"{word[:size]} {written}"), []).append((before, i + 1))
+            where.setdefault(digest(f"{word[:size]}{number}"), []).append((before, i + 1))
+    _add_readings(text, tokens, where, digest)
     return tokens, where
+
+
+def _add_readings(text: str, tokens: list[str], where: dict, digest) -> None:
+    """The phrases of each other reading of the note (tables.note_readings), placed after its
+    own words and an empty word, so that no phrase runs from one into the other and the words
+    around a reading's phrase are the reading's."""
+    for reading in readings(text):
+        reading_tokens = word_tokens(reading)
+        offset = len(tokens) + 1
+        tokens.append("")
+        tokens.extend(reading_tokens)
+        for (start, end), phrase in zip(_spans(len(reading_tokens)), phrases(reading_tokens)):
+            where.setdefault(digest(phrase), []).append((start + offset, end + offset))
 
 
 def _best(rows, tokens, where, subject_table_id=None) -> IdentifyingMatch | None:

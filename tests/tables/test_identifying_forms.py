@@ -122,8 +122,28 @@ def test_issue_18_a_table_of_another_workspace_does_not_refuse_notes_here(owner,
     assert response.status_code == 201, response.json()
 
 
+@pytest.mark.parametrize("value, code", [
+    ("Send it to ana dot lopez at example dot com.", "names_record"),
+    ("ana.lopez at example.com wants weekly totals.", "names_record"),
+    ("Write to ana.lopez [at] example [dot] com.", "names_record"),
+    ("Ping @AnaLopez about the renewal.", "names_person"),
+    ("A n a L o p e z wants the invoices in one PDF.", "names_person"),
+    ("customer no. 417 asked for a refund.", "names_record"),
+    ("Customer number 00417 asked for a refund.", "names_record"),
+])
+def test_issue_18_a_value_written_otherwise_is_refused(owner, eu_ws, customers, value, code):
+    """The same classes written as people hide them (twelfth session; tables/note_readings.py):
+    an email spelled out, a name joined in CamelCase or letter by letter, an id's number after
+    "no." or "number". Each fails on f08a31e but "Customer number 00417", refused before as the
+    id's number after a word that says an id follows; it is kept beside "customer no. 417"."""
+    assert_refused(save(token_client(owner), eu_ws, value, customers), code)
+
+
 @pytest.mark.parametrize("value", [
     "Customers with more than 417 orders get the bulk discount.",
+    "Meet at example.com headquarters on Friday.",
+    "The DataOps team owns AnaLytics exports.",
+    "Order number 418 of the export is a header line.",
     "Release 2024.417 fixed the export.",
     "Shipped orders are counted once.",
     "The Cyrillic and Greek exports use UTF-8.",
