@@ -4,7 +4,8 @@ index holds, and checked as phrases of their own (tables.identifying.note_phrase
 * an email spelled out against scrapers: "ana dot lopez at example dot com", "ana.lopez [at]
   example.com", "ana.lopez at example.com";
 * a name joined in CamelCase, as a handle or an identifier writes it: "AnaLopez", "@AnaLopez";
-* a name written letter by letter: "A n a L o p e z" (read as "AnaLopez", then as above).
+* a name or an id written letter by letter: "A n a L o p e z" (read as "AnaLopez", then as
+  above), "C U S T - 0 0 4 1 7".
 
 A reading only adds phrases to look up: a note is refused only when one of them is a value of
 the workspace's tables, so prose that happens to read as an address ("meet at example.com")
@@ -28,8 +29,18 @@ _DOT_RE = re.compile(_DOT, re.IGNORECASE)
 # is read too: a reading refuses only what a table holds).
 _CAMEL_RE = re.compile(r"(?<![A-Za-z])(?:[A-Z][a-z]+){2,4}(?![A-Za-z])")
 _HUMP_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
-# Eight or more single letters, one space between each.
-_LETTERS_RE = re.compile(r"(?<!\S)(?:[^\W\d_] ){7,}[^\W\d_](?!\S)")
+# Eight or more single letters or digits, one space (or a dash) between each: "A n a L o p e z",
+# "C U S T - 0 0 4 1 7".
+_LETTERS_RE = re.compile(r"(?<!\S)(?:[^\W_](?: - | |-)){7,}[^\W_](?!\S)")
+
+
+def _joined_letters(match: re.Match) -> str:
+    """"A n a" -> "Ana"; "C U S T - 0 0" -> "CUST-00" (a dash between spaces is the value's own);
+    "C-U-S-T-0-0" -> "CUST00"."""
+    run = match.group()
+    if " " not in run:
+        return run.replace("-", "")
+    return run.replace(" - ", "\0").replace(" ", "").replace("\0", "-")
 
 
 def readings(text: str) -> list[str]:
@@ -43,7 +54,7 @@ def readings(text: str) -> list[str]:
             local = _DOT_RE.sub(".", match.group("local"))
             domain = _DOT_RE.sub(".", match.group("domain"))
             found.append(f"{local}@{domain}")
-    letters = [_LETTERS_RE.sub(lambda m: m.group().replace(" ", ""), text)] if _LETTERS_RE.search(text) else []
+    letters = [_LETTERS_RE.sub(_joined_letters, text)] if _LETTERS_RE.search(text) else []
     if letters:
         found.append(letters[0])
     for source in [text, *letters]:
