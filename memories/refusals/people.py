@@ -113,6 +113,7 @@ from memories.refusals.people_lexicon import (
     _get_lexicon,
     load,
 )
+from memories.refusals.people_readings import joined_name_spans
 from memories.refusals.people_runs import (
     first_and_rare_surname,
     germanic_particle_name,
@@ -322,7 +323,21 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     kept = set(email_spans) | {span for span in spans if any(s <= span[0] < e for s, e in listed)}
     spans = [span for span in spans if span in kept
              or not not_a_person(text, *span, lex, after_title=span in titled)]
+    spans += [span for span in joined_name_spans(text, _names_someone)
+              if not any(s < span[1] and span[0] < e for s, e in spans)]  # "MariaGarcia"
     return _to_mentions(text, spans)
+
+
+def _names_someone(words: str) -> bool:
+    """A run read back as words (people_readings) that the rules hold alone, each word a name the
+    lists know and no English word: "Maria Garcia", "Chidi Okonkwo"; not "Indy Car", nor a brand
+    joined from a word no list knows."""
+    lex = _get_lexicon()
+    for word in words.split():
+        key = word.lower()
+        if not (key in lex.first or key in lex.last) or key in lex.ambiguous or key in lex.wordlike:
+            return False
+    return any(m.start == 0 and m.end == len(words) for m in find_person_mentions(words))
 
 
 def _to_mentions(text: str, spans: list[tuple[int, int]]) -> list[PersonMention]:
