@@ -215,8 +215,9 @@ def _names_a_method(text: str, start: int, end: int, lex: _Lexicon) -> bool:
     razor", "Mann-Whitney test", "Holt's linear trend"). A word that is a verb too ("test",
     "filter") counts after a determiner or a double surname, or when no object follows it
     ("Kalman filter for the traces"; not "ask Ana test the export"); one a person can own
-    ("number") never after "'s", nor anything after a first name's "'s" ("use Priya's formula" is
-    a colleague's)."""
+    ("number") never after "'s", nor anything after the "'s" of a name that is only a first name
+    ("use Priya's formula" is a colleague's; "Murphy's law", "Lloyd's algorithm" are surnames'
+    too)."""
     possessive = text[end:end + 2] in ("'s", "’s")
     match = _METHOD_WORD_AFTER.match(text, end + 2 if possessive else end)
     if possessive and match is not None and match.group(1) not in _EPONYM_NOUNS:
@@ -226,7 +227,8 @@ def _names_a_method(text: str, start: int, end: int, lex: _Lexicon) -> bool:
     word = match.group(1)
     if possessive:
         last = text[start:end].split()[-1].lower()
-        return word not in _EPONYM_VERBS and word not in _OWNED_TOO and last not in lex.first
+        return (word not in _EPONYM_VERBS and word not in _OWNED_TOO
+                and (last not in lex.first or last in lex.last))
     return (word not in _EPONYM_VERBS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start) is not None
             or _DOUBLE_SURNAME.fullmatch(text, start, end) is not None
             or _NO_OBJECT_AFTER.match(text, match.end()) is not None)

@@ -24,8 +24,11 @@ HELD_ON_PURPOSE = {"Ask Devin to open a PR only for the lint fixes."}
 # after a name that is a first name too (a colleague's "Priya's formula" is hers); so are a method
 # and a constant after such names, a brand's possessive and a double-surname brand (the 35 notes
 # added after 2f54a2e: 9 of them were held then, 4 now).
-KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here.", "Murphy's law hit the release again.",
-                     "Lloyd's algorithm for k-means.", "Euler's number is in the constants file.",
+KNOWN_FALSE_HOLDS = {"Gauss-Newton converges faster here.",
+                     # ("Murphy's law", "Lloyd's algorithm": kept since the twelfth session, a name
+                     # that is a surname too before a method's word; "Euler's number" stays, as a
+                     # person has a number: "Ana's number")
+                     "Euler's number is in the constants file.",
                      "Levi's jeans sell best in Texas.", "Harley-Davidson sales are seasonal.",
                      # Firms named like a person, with no firm's word (of 35 notes added after
                      # 00d70dd, 6 held then: these 3 now).
