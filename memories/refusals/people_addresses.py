@@ -166,6 +166,24 @@ _ADDRESS_AFTER_AT = re.compile(r"\b(?:is at|are at|located at|address is|lives a
 # Street abbreviations that are no English word: a street even in lower case ("bd Georges Mandel").
 _STREET_ABBREVIATIONS = frozenset("bd blvd bvd".split())
 _COMPASS = frozenset("north south east west northern southern eastern western".split())
+# The word before a name, past a particle ("rue de Prévost", "Cuesta de Julián Villa", "Trevo da
+# Cunha"): a street's word with the name it is given.
+_PREFIX_BEFORE_RE = re.compile(r"([^\W\d_]+)\.?\s+(?:(?:de|da|do|dos|das|del|della|di|du|des|la|le|l')\s+)*$")
+# A town's name written before a state's code and a postcode: "North Larry, HI 03815",
+# "South David, SK J3M8E4", "North Patrick, NSW, 2320"; in Brazil before "/ UF": "Melo / PA".
+_STATE_AND_POSTCODE_AFTER = re.compile(
+    r",\s*[A-Z]{2,3},?\s+(?:\d{4,5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b|\s/\s[A-Z]{2}\b")
+# ... or, inside an address line (a house number earlier on it, then a comma), before a postcode
+# of five or six digits or an Italian province: "Camino … 19, Segovia, 49808", "…, Sala (AV)".
+# An addressee is written first, with no number before it: "Maria Garcia, 28013 Madrid".
+_POSTCODE_AFTER = re.compile(r",\s*\d{5,6}\b|\s\([A-Z]{2}\)")
+_NUMBER_EARLIER_ON_LINE = re.compile(r"\d[^\n]*,\s*$")
+# A town written after its postcode, where an address line starts or after a comma:
+# "…, 47911 Gaillard-les-Bains", "9076-339 Amadora".
+_POSTCODE_BEFORE = re.compile(r"(?:^|[,\n])\s*(?:\d{5}|\d{4}-\d{3})\s+$")
+# A compass word or "New" before a name, in a place's name: "West Victor", "New Aleksandra".
+_TOWN_WORD_BEFORE = re.compile(r"(?:North|South|East|West|New)\s+$")
+_TOWN_WORDS = frozenset("North South East West New".split())
 # "Thomas and Sons is a bank": a family firm's name.
 _FAMILY_FIRM_AFTER = re.compile(r"\s+(?:and|&)\s+(?:Sons|Son|Daughters|Brothers|Partners|Associates|Co\.?)\b")
 # "Ostrov nad Ohří", "Newcastle upon Tyne": words that join a town to its river or hill.
@@ -282,13 +300,20 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
             return True
     if span_words[0].lower() in _PREFIXES and len(span_words) > 1:
         return True
-    previous = re.search(r"([^\W\d_]+)\.?\s+$", text[max(0, start - 20) : start])
+    previous = _PREFIX_BEFORE_RE.search(text[max(0, start - 30) : start])
     if previous is not None and previous.group(1).lower() in _PREFIXES and (
             previous.group(1)[0].isupper() or previous.group(1) in _STREET_ABBREVIATIONS
-            or re.search(r"\d\s+$", text[max(0, start - len(previous.group(0)) - 8): start - len(previous.group(0))])):
+            or re.search(r"\d,?\s+$", text[max(0, start - len(previous.group(0)) - 8): start - len(previous.group(0))])):
         return True  # "Via Roma", "12 via roma"; but not "sent via Priya"
     if house_before or _NUMBER_AFTER.match(text, end) or _CORNER_AFTER.match(text, end):
         return True
+    line_start = text.rfind("\n", 0, start) + 1
+    if (_STATE_AND_POSTCODE_AFTER.match(text, end) or _TOWN_WORD_BEFORE.search(text, max(0, start - 8), start)
+            or _POSTCODE_BEFORE.search(text, max(0, start - 14), start)
+            or (_POSTCODE_AFTER.match(text, end) and _NUMBER_EARLIER_ON_LINE.search(text, line_start, start))):
+        return True  # "North Larry, HI 03815", "…, 47911 Gaillard-les-Bains"
+    if len(span_words) > 1 and span_words[0] in _TOWN_WORDS:
+        return True  # "West Victor", "New Aleksandra": a town's name
     street_after = _NUMBER_THEN_WORD.match(text, end)
     if street_after is not None and _street_word(street_after.group(1), lex, addressed=True):
         return True  # "Señores Curas 88 street"

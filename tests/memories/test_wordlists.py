@@ -69,11 +69,13 @@ FROZEN = [
     ("memories.refusals.people_words", "_POST_VERBS_STRICT", 55,
      "761e089fba7816c52d9b030aff5573f6c1ed844a81cce0b4a39cc42d5e8ab22c"),
     # issue 18 (people_addresses.py); 37 until the ships of military mail addresses (USNS, USS, USCGC)
-    # places named after people (fort, lake, mount, …) for issue 18
-    ("memories.refusals.people_words", "_STREET_PREFIXES", 49,
-     "070984e8c20f0e83d6824cb831f9c84da1f83e028f61a2e054374fb703bd8cce"),
-    ("memories.refusals.people_words", "_STREET_WORDS_EXTRA", 29,
-     "1172f6ccc20d573fba15bbdf54e080a35e4caec06054a8716b353d6af0d21f60"),
+    # places named after people (fort, lake, mount, …) for issue 18; 49 until the street prefixes
+    # of Faker's es, it, pt, ro and id address providers (twelfth session)
+    ("memories.refusals.people_words", "_STREET_PREFIXES", 122,
+     "de5424acccecee77a016dad29a87d5dcf07a4bbac867991d24b4f6440da4354d"),
+    # 29 until "ville" (Faker's en_IE towns, twelfth session)
+    ("memories.refusals.people_words", "_STREET_WORDS_EXTRA", 30,
+     "ec6a8af06fbee9329348687f83bcda65a70d605172e60ba70f47d070c339b11a"),
     ("memories.refusals.people_words", "_POST_STATE", 15,
      "4b4d61fdac7df3b0f8bafe2a9820348536c353024f710871f9cab52da228b55c"),
     # 55 when moved out of the code; "gender" and "pronouns" added for "the gender of X" (issue 18).
