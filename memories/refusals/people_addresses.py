@@ -40,6 +40,7 @@ from __future__ import annotations
 import functools
 import re
 
+from memories.refusals.people_firms import named_firm
 from memories.refusals.people_lexicon import _key, _Lexicon
 from memories.refusals.people_words import (
     _ARTIFACT_NOUNS,
@@ -274,7 +275,8 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     if after_title:
         first = span_words[0].lower()
         return first in ("dr", "st") and bool(re.search(r"\d+\s+[^\W\d_]+\s+$", text[max(0, start - 40) : start]))
-    if _names_a_method(text, start, end, lex) or _names_an_artifact(text, start, end, lex):
+    if (_names_a_method(text, start, end, lex) or _names_an_artifact(text, start, end, lex)
+            or named_firm(text, start, end)):
         return True
     following = _WORD.match(text, end + 1) if text[end : end + 1] in (" ", ".") else None
     if following is not None and text[end : following.start()].strip(" .") == "":

@@ -126,8 +126,9 @@ def test_there_are_data_files():
     # titles that also name programs (people_lexicon.py: "agent", "manager"), and the bots and
     # services addressed by handle (people_cues.py: "@dependabot"), and what a team builds and
     # names after a codename (people_addresses.py: "the Marquez lineage check"), and the words
-    # that make a separate "key" / "token" a key of data (secret_context.py: "cache key …")
-    assert len(DATA_FILES) == 52
+    # that make a separate "key" / "token" a key of data (secret_context.py: "cache key …"), and
+    # the legal forms and firm's words of Faker's company providers (people_firms.py)
+    assert len(DATA_FILES) == 54
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -152,11 +153,13 @@ def test_every_data_file_is_used():
     used = set()
     # The romanisation tables are read by romanise.py (scheme tables, not word lists: not frozen),
     # the token formats by secret_vendors.py, the credential calls by secret_code.py, the
-    # command-line password flags by secret_cli.py, the words of data keys by secret_context.py.
+    # command-line password flags by secret_cli.py, the words of data keys by secret_context.py, the
+    # legal forms and firm prefixes by people_firms.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
         "memories.refusals.secret_code", "memories.refusals.secret_cli", "memories.refusals.secret_context",
+        "memories.refusals.people_firms",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None
