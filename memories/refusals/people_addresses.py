@@ -166,6 +166,14 @@ def _journey_or_organisation(text: str, start: int, end: int) -> bool:
 _ADDRESS_AFTER_AT = re.compile(r"\b(?:is at|are at|located at|address is|lives at|live at)\s+\d{1,6}[A-Za-z]?\s+[^\W\d_]", re.I)
 # Street abbreviations that are no English word: a street even in lower case ("bd Georges Mandel").
 _STREET_ABBREVIATIONS = frozenset("bd blvd bvd".split())
+# Street words written in lower case before the street's name, none an English preposition
+# ("rue de Prévost", "boulevard Jacques Blanchard"; "via" is also English and needs a capital).
+_LOWER_CASE_STREET_WORDS = frozenset(
+    "rue chemin boulevard avenue allée allee impasse calle rua travessa strada viale vicolo piazza ulica ul "
+    "aleja plac".split())
+# A German street written as one hyphenated word: "Friedhelm-Eberth-Weg", "Gotthard-Klingelhöfer-Allee".
+_GERMAN_STREET_END = re.compile(
+    r"-(?:Weg|Allee|Ring|Straße|Strasse|Str\.?|Platz|Gasse|Damm|Ufer|Chaussee|Pfad|Steig|Markt|Hof|Park)(?![\w-])")
 _COMPASS = frozenset("north south east west northern southern eastern western".split())
 # The word before a name, past a particle ("rue de Prévost", "Cuesta de Julián Villa", "Trevo da
 # Cunha"): a street's word with the name it is given.
@@ -305,10 +313,19 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     previous = _PREFIX_BEFORE_RE.search(text[max(0, start - 30) : start])
     if previous is not None and previous.group(1).lower() in _PREFIXES and (
             previous.group(1)[0].isupper() or previous.group(1) in _STREET_ABBREVIATIONS
+            or previous.group(1) in _LOWER_CASE_STREET_WORDS
             or re.search(r"\d,?\s+$", text[max(0, start - len(previous.group(0)) - 8): start - len(previous.group(0))])):
         return True  # "Via Roma", "12 via roma"; but not "sent via Priya"
     if house_before or _NUMBER_AFTER.match(text, end) or _CORNER_AFTER.match(text, end):
         return True
+    word_end = end
+    while word_end < len(text) and not text[word_end].isspace():
+        word_end += 1
+    if _GERMAN_STREET_END.search(text, start, word_end):
+        return True  # "Friedhelm-Eberth-Weg"
+    if (len(span_words) == 1 and _key(span_words[0]) in lex.last and _key(span_words[0]) not in lex.first
+            and after_place_word(text, start) and text[end:end + 2] not in ("'s", "’s")):
+        return True  # "an office in Zamora": a surname alone after "in" is a town
     line_start = text.rfind("\n", 0, start) + 1
     if (_STATE_AND_POSTCODE_AFTER.match(text, end) or _TOWN_WORD_BEFORE.search(text, max(0, start - 8), start)
             or _POSTCODE_BEFORE.search(text, max(0, start - 14), start)
