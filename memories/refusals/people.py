@@ -134,6 +134,7 @@ from memories.refusals.people_statements import (
 from memories.refusals.people_titles import title_at
 from memories.refusals.people_tokens import (
     _tokenize,
+    german_text,
 )
 from memories.refusals.people_words import (
     _PARTICLES,
@@ -258,7 +259,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     # Lower-case words are read as names only in English text: in Tagalog or Indonesian the
     # common words are names in some list ("siya sayo", "na kami").
     lowered = [t for t in tokens if t.lower]
-    english_text = len(lowered) < 5 or sum(t.kind == "X" for t in lowered) >= 0.4 * len(lowered)
+    english_text = (len(lowered) < 5 or sum(t.kind == "X" for t in lowered) >= 0.4 * len(lowered)) \
+        and not german_text(tokens)
 
     # Rules 3 and 4: single words.
     listed = people_lists(text, tokens, lex)  # "X and Y were engineers"

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wordfreq import zipf_frequency
+
 from memories.refusals.people_lexicon import (
     _key,
     _Lexicon,
@@ -103,7 +105,27 @@ def _tokenize(text: str, lex: _Lexicon) -> list[_Token]:
         tok = _Token(word, start, end, raw_end, key, cap, lower, possessive, code)
         tok.kind = "X" if code else _classify(tok, lex)
         tokens.append(tok)
+    if german_text(tokens):
+        for tok in tokens:
+            if tok.kind == "U" and tok.cap and zipf_frequency(tok.key, "de") >= _GERMAN_WORD_ZIPF:
+                tok.kind = "X"  # "Die Spalte Kundennummer": German capitalises its nouns
     return tokens
+
+
+# German capitalises every noun, so a capitalised word no name list knows is no evidence of a
+# name in German text ("Die Tabelle Bestellungen hat doppelte Zeilen"). German text: two of its
+# function words, more than English ones. A word of wordfreq's German list (Zipf 2.0: once in
+# ten million words) is then a word.
+_GERMAN_FUNCTION_WORDS = frozenset(
+    "der die das und ist nicht mit für auf den dem des ein eine einen zu von im sich bitte hat wird "
+    "sind wir ich es auch noch nach bei aus sein darf kann soll muss wurde werden um ob".split())
+_ENGLISH_FUNCTION_WORDS = frozenset("the and is not with for on of to in a an it are we i be".split())
+_GERMAN_WORD_ZIPF = 2.0
+
+
+def german_text(tokens: list[_Token]) -> bool:
+    german = sum(t.key in _GERMAN_FUNCTION_WORDS for t in tokens)
+    return german >= 2 and german > sum(t.key in _ENGLISH_FUNCTION_WORDS for t in tokens)
 
 
 def _glued(text: str, pos: int) -> bool:
