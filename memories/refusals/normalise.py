@@ -74,6 +74,10 @@ _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=
 
 
 
+def _without_accents(piece: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", piece) if not unicodedata.combining(c))
+
+
 def _word_pieces(chars: str) -> list[str] | None:
     """The Latin reading of one word with characters outside ASCII, one piece per character,
     or None when the word gives no token by it."""
@@ -84,6 +88,8 @@ def _word_pieces(chars: str) -> list[str] | None:
         # A look-alike is read as Latin only inside a word that mixes it with Latin letters or
         # digits ("ghр_…"): a Russian word made of look-alikes ("Сброс") is Russian.
         pieces = ["".join(_CONFUSABLES.get(x, x) for x in n) for n in normal]
+        # Accents put on a keyword's letters ("pässwört", "tökén"): read without them.
+        pieces = [p if p.isascii() else _without_accents(p) for p in pieces]
         if not all(p.isascii() for p in pieces):
             return None
     else:

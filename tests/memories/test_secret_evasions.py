@@ -203,6 +203,8 @@ EVASIONS = [
     ("Greek look-alikes in an AWS id", GREEK, GREEK, "aws_access_key"),
     ("mathematical bold prefix", f"{BOLD} for CI", BOLD, "github_token"),
     ("fullwidth characters", FULLWIDTH, FULLWIDTH, "github_token"),
+    # Twelfth session: accents put on the keyword's letters (fails on 74b2342).
+    ("accents on the keyword", "pässwört: Kx9#mQ2vL7", "Kx9#mQ2vL7", "password_in_prose"),
 ]
 
 
@@ -232,6 +234,7 @@ NOT_EVASIONS = [
     "Ｔｈｅ ｑｕａｒｔｅｒｌｙ ｒｅｐｏｒｔ is written in fullwidth letters",
     "a_b_c_d_e_f_g_h_i_j_k_l_m_n are the test tables",
     "x_1_y_2_z_3_w_4_v_5_u_6_t_7 is the grid's cell naming",
+    "La contraseña se cambia cada 90 días; le café est prêt à 9h.",
 ]
 
 
