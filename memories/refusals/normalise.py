@@ -28,6 +28,7 @@ import re
 import unicodedata
 
 from memories.refusals.normalise_code import char_codes, joined_literals
+from memories.refusals.normalise_runs import separated_runs
 from memories.refusals.view import View
 from memories.refusals.wordlists import table
 
@@ -36,27 +37,6 @@ __all__ = ["View", "decode_base64_text", "views"]
 # Look-alike letters and digits -> Latin (Unicode TR39 confusables; see the data file).
 _CONFUSABLES = table("secrets_confusables")
 _NON_ASCII_WORD_RE = re.compile(r"(?<!\S)\S*[^\x00-\x7f]\S*")
-# Separators people put between a token's characters; zero-width ones are invisible.
-_SEPARATORS = " \t\n\r.\\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad"
-# At least 12 single characters, each followed by one or two separator characters: "g h p _ a …",
-# "a-b-c-d-…", one a line. Words never come one letter at a time this long.
-_SPACED_RUN_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?:[A-Za-z0-9_+/=](?:[ \t\n\r.\-·•|,\u200b\u200c\u200d\u2060\ufeff\u00ad]{1,2})){11,}"
-    r"[A-Za-z0-9_+/=](?![A-Za-z0-9])"
-)
-# The same with an underscore after each character ("s_k___l_i_v_e___5_1…"): an underscore of
-# the token itself sits between two separating ones.
-_UNDERSCORED_RUN_RE = re.compile(r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9+/=](?:_|___)){11,}[A-Za-z0-9+/=](?![A-Za-z0-9_])")
-# Groups of 3-8 token characters joined by one space or dash, at least 4 groups, as tokens are
-# read out or written in blocks ("AKIA IOSF ODNN 7EXA MPLE"). Prose forms such runs too, so only
-# a vendor format found in the joined text counts (``formats_only``).
-_GROUPED_RUN_RE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_]{3,8}[ \-]){3,}[A-Za-z0-9_]{3,8}(?![A-Za-z0-9_])"
-)
-# A token wrapped over lines, each line nothing but a piece of it ("ghp_R8x2Lq9Z\nt4Vw…"), as
-# terminals and e-mails wrap long strings. Only a vendor format found in the joined text counts.
-_WRAPPED_RE = re.compile(r"(?m)^[ \t]*[A-Za-z0-9+/=_\-]{8,}[ \t]*(?:\r?\n[ \t]*[A-Za-z0-9+/=_\-]{8,}[ \t]*)*"
-                         r"\r?\n[ \t]*[A-Za-z0-9+/=_\-]{1,}[ \t]*$")
 _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
 # Typographic quotes as a word processor or a chat app writes them, one for one to ASCII.
 _ASCII_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "‹": "'", "›": "'",
@@ -125,66 +105,6 @@ def _skeleton(text: str) -> View | None:
     out.append(text[position:])
     places.extend((i, i + 1) for i in range(position, len(text)))
     return View("".join(out), tuple(places))
-
-
-def _even_blocks(run: str) -> bool:
-    """"AKIA IOSF ODNN 7EXA MPLE": blocks of one length (the last may be shorter), with a digit
-    or a capital letter in them; prose words are not all of one length."""
-    blocks = re.split(r"[ \-]", run)
-    size = len(blocks[0])
-    if any(len(b) != size for b in blocks[:-1]) or len(blocks[-1]) > size:
-        return False
-    return any(c.isdigit() or c.isupper() for c in run)
-
-
-def _joined(text: str, pattern: re.Pattern, *, formats_only: bool) -> list[View]:
-    """Each run of ``pattern`` with its separators taken out, as its own view. A separator
-    with a space on each side ("g h p - a b") is a character of the token."""
-    result = []
-    for run in pattern.finditer(text):
-        if formats_only and not _even_blocks(run.group()):
-            continue
-        chars, places = [], []
-        for index in range(run.start(), run.end()):
-            char = text[index]
-            if char in _SEPARATORS and not (
-                char in "-." and text[index - 1] == " " and text[index + 1: index + 2] == " "
-            ):
-                continue
-            chars.append(char)
-            places.append((index, index + 1))
-        result.append(View("".join(chars), tuple(places), formats_only=formats_only))
-    return result
-
-
-def _underscored(text: str) -> list[View]:
-    """Each run of ``_UNDERSCORED_RUN_RE`` with its separating underscores taken out."""
-    if "_" not in text:
-        return []
-    result = []
-    for run in _UNDERSCORED_RUN_RE.finditer(text):
-        chars, places = [], []
-        for index in range(run.start(), run.end()):
-            if text[index] == "_" and not (text[index - 1] == "_" and text[index + 1] == "_"):
-                continue  # a separator; the middle one of "___" is the token's own
-            chars.append(text[index])
-            places.append((index, index + 1))
-        result.append(View("".join(chars), tuple(places), formats_only=False))
-    return result
-
-
-def _unwrapped(text: str) -> list[View]:
-    """Each block of lines that are all pieces of one string (``_WRAPPED_RE``), joined."""
-    if "\n" not in text:
-        return []
-    result = []
-    for block in _WRAPPED_RE.finditer(text):
-        lengths = [len(line.strip()) for line in block.group().splitlines()]
-        if len(set(lengths[:-1])) != 1 or lengths[-1] > lengths[0]:
-            continue  # wrapped at one width, the last line shorter: not a list of names
-        places = [(i, i + 1) for i in range(block.start(), block.end()) if not text[i].isspace()]
-        result.append(View("".join(text[a] for a, _ in places), tuple(places), formats_only=True))
-    return result
 
 
 def _percent_decoded(text: str) -> list[View]:
@@ -375,8 +295,7 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
     result: list[View] = []
     skeleton = _skeleton(text)
     base = skeleton.text if skeleton is not None else text
-    joined = (_joined(base, _SPACED_RUN_RE, formats_only=False) + _underscored(base)
-              + _joined(base, _GROUPED_RUN_RE, formats_only=True) + _unwrapped(base))
+    joined = separated_runs(base)
     if skeleton is not None:
         result.append(skeleton)
         joined = [_through(view, skeleton) for view in joined]  # back to the original text
