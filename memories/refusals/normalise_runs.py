@@ -60,16 +60,9 @@ def _joined(text: str, pattern: re.Pattern, *, formats_only: bool) -> list[View]
     for run in pattern.finditer(text):
         if formats_only and not _even_blocks(run.group()):
             continue
-        chars, places = [], []
-        for index in range(run.start(), run.end()):
-            char = text[index]
-            if char in _SEPARATORS and not (
-                char in "-." and text[index - 1] == " " and text[index + 1: index + 2] == " "
-            ):
-                continue
-            chars.append(char)
-            places.append((index, index + 1))
-        result.append(View("".join(chars), tuple(places), formats_only=formats_only))
+        kept = [i for i in range(run.start(), run.end()) if text[i] not in _SEPARATORS or (
+            text[i] in "-." and text[i - 1] == " " and text[i + 1: i + 2] == " ")]
+        result.append(_view(text, kept, formats_only=formats_only))
     return result
 
 
@@ -77,16 +70,10 @@ def _underscored(text: str) -> list[View]:
     """Each run of ``_UNDERSCORED_RUN_RE`` with its separating underscores taken out."""
     if "_" not in text:
         return []
-    result = []
-    for run in _UNDERSCORED_RUN_RE.finditer(text):
-        chars, places = [], []
-        for index in range(run.start(), run.end()):
-            if text[index] == "_" and not (text[index - 1] == "_" and text[index + 1] == "_"):
-                continue  # a separator; the middle one of "___" is the token's own
-            chars.append(text[index])
-            places.append((index, index + 1))
-        result.append(View("".join(chars), tuple(places), formats_only=False))
-    return result
+    # A separator is dropped; the middle one of "___" is the token's own.
+    return [_view(text, [i for i in range(run.start(), run.end())
+                         if text[i] != "_" or (text[i - 1] == "_" and text[i + 1] == "_")], formats_only=False)
+            for run in _UNDERSCORED_RUN_RE.finditer(text)]
 
 
 def _unwrapped(text: str) -> list[View]:
@@ -98,6 +85,11 @@ def _unwrapped(text: str) -> list[View]:
         lengths = [len(line.strip()) for line in block.group().splitlines()]
         if len(set(lengths[:-1])) != 1 or lengths[-1] > lengths[0]:
             continue  # wrapped at one width, the last line shorter: not a list of names
-        places = [(i, i + 1) for i in range(block.start(), block.end()) if not text[i].isspace()]
-        result.append(View("".join(text[a] for a, _ in places), tuple(places), formats_only=True))
+        result.append(_view(text, [i for i in range(block.start(), block.end()) if not text[i].isspace()],
+                            formats_only=True))
     return result
+
+
+def _view(text: str, kept: list[int], *, formats_only: bool) -> View:
+    """The characters of ``text`` at ``kept``, each standing for its own place."""
+    return View("".join(text[i] for i in kept), tuple((i, i + 1) for i in kept), formats_only=formats_only)
