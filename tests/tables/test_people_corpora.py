@@ -52,7 +52,7 @@ def test_issue_18_outside_corpus_figures(owner, eu_ws):
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.005
     assert measured.other_notes >= 145 and measured.benign_notes >= 215
-    assert measured.other_held_rate >= 0.918
+    assert measured.other_held_rate >= 0.925  # 136/147 since the eleventh session
     assert measured.false_hold_rate <= 0.028
 
 
