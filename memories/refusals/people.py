@@ -122,6 +122,7 @@ from memories.refusals.people_runs import (
     run_is_name,
     unknown_run,
 )
+from memories.refusals.people_scripts import native_name_spans
 from memories.refusals.people_statements import (
     cited_authors,
     families,
@@ -325,8 +326,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     kept = set(email_spans) | {span for span in spans if any(s <= span[0] < e for s, e in listed)}
     spans = [span for span in spans if span in kept
              or not not_a_person(text, *span, lex, after_title=span in titled)]
-    spans += [span for span in joined_name_spans(text, _names_someone)
-              if not any(s < span[1] and span[0] < e for s, e in spans)]  # "MariaGarcia"
+    spans += [span for span in joined_name_spans(text, _names_someone) + native_name_spans(text)
+              if not any(s < span[1] and span[0] < e for s, e in spans)]  # "MariaGarcia", "אברהם כהן"
     return _to_mentions(text, spans)
 
 

@@ -1,0 +1,94 @@
+"""Names written in scripts without capital letters (R-SAVE-3b, issue 18): Arabic, Persian,
+Hebrew, Devanagari, Bengali, Thai... Rule 2 reads a run of capitalised words; these scripts have
+none, so a given name and a surname side by side, both in Faker's lists of that script, are read
+as a name: "محمد العلي", "אברהם כהן", "अर्जुन शर्मा". Faker's providers of those locales give the
+lists (the romanised ones of people_lexicon do not cover them; data/people_faker_non_latin_languages.txt).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import re
+import unicodedata
+
+from memories.refusals.people_words import _NON_LATIN_FAKER_LANGUAGES
+
+__all__ = ["native_name_spans"]
+
+# A word: letters with their combining vowel signs (Devanagari, Thai, Bengali write vowels as
+# marks that regular expressions' \w does not take), up to a space or punctuation.
+# Chinese and Japanese have romanised lists too (people_lexicon reads those); their own scripts'
+# lists are read here.
+_HAN_AND_HANGUL_LANGUAGES = frozenset({"zh", "ja", "ko"})
+_WORD_RE = re.compile(r"[^\s\d.,;:!?()\[\]{}\"'«»“”،؛/\\|<>@#$%^&*+=~`_-]+")
+
+
+def _latin_or_cased(word: str) -> bool:
+    return any(c.isascii() or c.isupper() or c.islower() or unicodedata.name(c, "").startswith("LATIN")
+               for c in word)
+
+
+@functools.cache
+def _native_names() -> tuple[frozenset[str], frozenset[str]]:
+    """(given names, surnames) of one word, in scripts without case, from Faker's providers."""
+    import faker.providers.person as person_providers
+
+    first: set[str] = set()
+    last: set[str] = set()
+    for module_info in pkgutil.iter_modules(person_providers.__path__):
+        if module_info.name.split("_")[0] not in _NON_LATIN_FAKER_LANGUAGES | _HAN_AND_HANGUL_LANGUAGES:
+            continue
+        provider = getattr(importlib.import_module(f"{person_providers.__name__}.{module_info.name}"),
+                           "Provider", None)
+        for attr, value in vars(provider or object).items():
+            target = first if "first_name" in attr else last if "last_name" in attr else None
+            if target is None or not isinstance(value, (tuple, list, dict, set, frozenset)):
+                continue
+            target.update(name for name in value if isinstance(name, str) and _WORD_RE.fullmatch(name)
+                          and (len(name) >= 2 or (target is last and _HAN_OR_HANGUL_RUN_RE.fullmatch(name)))
+                          and not _latin_or_cased(name))
+    return frozenset(first), frozenset(last)
+
+
+# Han and Hangul names are written as one word, surname first ("김민준", "王秀英"); a word (or a
+# run between punctuation) that is a listed surname and a listed two-letter given name is one,
+# with a Korean particle or an honorific after it ("김민준님께", "王秀英女士").
+_HAN_OR_HANGUL_RUN_RE = re.compile(r"[\u4e00-\u9fff\uac00-\ud7a3]+")
+_AFTER_NAME = ("님", "씨", "께", "에게", "한테", "이", "가", "은", "는", "을", "를", "의", "과", "와",
+               "先生", "女士", "老师", "经理", "总", "同学", "小姐", "さん", "様", "氏", "君")
+_BEFORE_NAME = ("给", "和", "跟", "找", "问", "请", "叫", "联系", "告诉", "通知", "同事", "经理", "客户")
+
+
+def native_name_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of a given name and a surname side by side (either order; or two given names, as
+    Arabic names run), both words of a script without case that Faker lists as names; and of a
+    Han or Hangul word that is a surname and a given name written together."""
+    if text.isascii():
+        return []
+    first, last = _native_names()
+    words = [w for w in _WORD_RE.finditer(text) if not _latin_or_cased(w.group())]
+    spans = []
+    for one, two in zip(words, words[1:]):
+        if text[one.end():two.start()].strip():
+            continue
+        a, b = one.group(), two.group()
+        han = _HAN_OR_HANGUL_RUN_RE.match(b)  # "陽一さんに…": the name, then what is said of it
+        if han is not None and han.group() in first and a in last:
+            spans.append((one.start(), two.start() + han.end()))
+        elif (a in first and (b in last or b in first)) or (a in last and b in first):
+            spans.append((one.start(), two.end()))
+    for run in _HAN_OR_HANGUL_RUN_RE.finditer(text):
+        word = run.group()
+        for i in range(len(word) - 2):
+            for size in (1, 2):
+                given = word[i + size: i + size + 2]
+                if word[i: i + size] not in last or len(given) != 2 or given not in first:
+                    continue
+                tail, head = word[i + size + 2:], word[:i]
+                # Alone in its word, or between a word that addresses someone and an honorific:
+                # "…发给王秀英女士", "김민준님께"; not "王国的历史" inside running text.
+                if (not tail or tail.startswith(_AFTER_NAME)) and (not head or head.endswith(_BEFORE_NAME)):
+                    spans.append((run.start() + i, run.start() + i + size + 2))
+    return spans
