@@ -47,7 +47,7 @@ def _native_names() -> tuple[frozenset[str], frozenset[str]]:
             if target is None or not isinstance(value, (tuple, list, dict, set, frozenset)):
                 continue
             target.update(name for name in value if isinstance(name, str) and _WORD_RE.fullmatch(name)
-                          and (len(name) >= 2 or (target is last and _HAN_OR_HANGUL_RUN_RE.fullmatch(name)))
+                          and (len(name) >= 2 or _HAN_OR_HANGUL_RUN_RE.fullmatch(name))
                           and not _latin_or_cased(name))
     return frozenset(first), frozenset(last)
 
@@ -81,14 +81,18 @@ def native_name_spans(text: str) -> list[tuple[int, int]]:
             spans.append((one.start(), two.end()))
     for run in _HAN_OR_HANGUL_RUN_RE.finditer(text):
         word = run.group()
-        for i in range(len(word) - 2):
-            for size in (1, 2):
-                given = word[i + size: i + size + 2]
-                if word[i: i + size] not in last or len(given) != 2 or given not in first:
+        for i in range(len(word) - 1):
+            for size, length in ((1, 2), (2, 2), (1, 1), (2, 1)):
+                given = word[i + size: i + size + length]
+                if word[i: i + size] not in last or len(given) != length or given not in first:
                     continue
-                tail, head = word[i + size + 2:], word[:i]
+                tail, head = word[i + size + length:], word[:i]
                 # Alone in its word, or between a word that addresses someone and an honorific:
-                # "…发给王秀英女士", "김민준님께"; not "王国的历史" inside running text.
-                if (not tail or tail.startswith(_AFTER_NAME)) and (not head or head.endswith(_BEFORE_NAME)):
-                    spans.append((run.start() + i, run.start() + i + size + 2))
+                # "…发给王秀英女士", "김민준님께"; not "王国的历史" inside running text. A given name of
+                # one letter ("梁鑫", "李伟经理") needs both sides to say so.
+                named_after = not tail or tail.startswith(_AFTER_NAME)
+                named_before = not head or head.endswith(_BEFORE_NAME)
+                if named_after and named_before and (length == 2 or not (tail and not head)):
+                    spans.append((run.start() + i, run.start() + i + size + length))
+                    break
     return spans
