@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from memories.refusals.people_readings import camel_words
+
 __all__ = ["readings"]
 
 _AT = r"(?:\s*[\[(]\s*at\s*[\])]\s*|\s+at\s+|\s*@\s*)"
@@ -28,7 +30,6 @@ _DOT_RE = re.compile(_DOT, re.IGNORECASE)
 # Two to four capitalised words joined: "AnaLopez", "MariaDeLaCruz" (not "iPhone", "DataOps"
 # is read too: a reading refuses only what a table holds).
 _CAMEL_RE = re.compile(r"(?<![A-Za-z])(?:[A-Z][a-z]+){2,4}(?![A-Za-z])")
-_HUMP_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Eight or more single letters or digits, one space (or a dash) between each: "A n a L o p e z",
 # "C U S T - 0 0 4 1 7".
 _LETTERS_RE = re.compile(r"(?<!\S)(?:[^\W_](?: - | |-)){7,}[^\W_](?!\S)")
@@ -58,5 +59,5 @@ def readings(text: str) -> list[str]:
     if letters:
         found.append(letters[0])
     for source in [text, *letters]:
-        found.extend(_HUMP_RE.sub(" ", match.group()) for match in _CAMEL_RE.finditer(source))
+        found.extend(camel_words(match.group()) for match in _CAMEL_RE.finditer(source))
     return found

@@ -191,8 +191,9 @@ _NUMBER_EARLIER_ON_LINE = re.compile(r"\d[^\n]*,\s*$")
 # "…, 47911 Gaillard-les-Bains", "9076-339 Amadora".
 _POSTCODE_BEFORE = re.compile(r"(?:^|[,\n])\s*(?:\d{5}|\d{4}-\d{3})\s+$")
 # A compass word or "New" before a name, in a place's name: "West Victor", "New Aleksandra".
-_TOWN_WORD_BEFORE = re.compile(r"(?:North|South|East|West|New)\s+$")
 _TOWN_WORDS = frozenset("North South East West New".split())
+_TOWN_WORD_BEFORE = re.compile(r"(?:" + "|".join(sorted(_TOWN_WORDS)) + r")\s+$")
+_REST_OF_WORD = re.compile(r"\S*")
 # "Thomas and Sons is a bank": a family firm's name.
 _FAMILY_FIRM_AFTER = re.compile(r"\s+(?:and|&)\s+(?:Sons|Son|Daughters|Brothers|Partners|Associates|Co\.?)\b")
 # "Ostrov nad Ohří", "Newcastle upon Tyne": words that join a town to its river or hill.
@@ -318,10 +319,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True  # "Via Roma", "12 via roma"; but not "sent via Priya"
     if house_before or _NUMBER_AFTER.match(text, end) or _CORNER_AFTER.match(text, end):
         return True
-    word_end = end
-    while word_end < len(text) and not text[word_end].isspace():
-        word_end += 1
-    if _GERMAN_STREET_END.search(text, start, word_end):
+    if _GERMAN_STREET_END.search(text, start, _REST_OF_WORD.match(text, end).end()):
         return True  # "Friedhelm-Eberth-Weg"
     if (len(span_words) == 1 and _key(span_words[0]) in lex.last and _key(span_words[0]) not in lex.first
             and after_place_word(text, start) and text[end:end + 2] not in ("'s", "’s")):

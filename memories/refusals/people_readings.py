@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["joined_name_spans"]
+__all__ = ["camel_words", "joined_name_spans"]
 
 # Two or three capitalised words of three letters or more joined, or joined by one underscore
 # each; not a hashtag's or an address's ("#StarWars", "/LoisCollis"), where words are joined by
@@ -21,12 +21,17 @@ _HUMP_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _LETTERS_RE = re.compile(r"(?<!\S)(?:[^\W\d_] ){7,}[^\W\d_](?!\S)")
 
 
+def camel_words(word: str) -> str:
+    """"MariaGarcia" -> "Maria Garcia": a space at each hump of a CamelCase word."""
+    return _HUMP_RE.sub(" ", word)
+
+
 def joined_name_spans(text: str, names: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Spans of the runs of ``text`` whose reading as words ``names`` holds (the caller's test:
     the words alone are a name, and none of them an English word: "IndyCar" is no "Indy Car")."""
     found = []
     for match in _CAMEL_RE.finditer(text):
-        if names(_HUMP_RE.sub(" ", match.group())):
+        if names(camel_words(match.group())):
             found.append(match.span())
     if "_" in text:
         for match in _UNDERSCORED_RE.finditer(text):
@@ -35,6 +40,6 @@ def joined_name_spans(text: str, names: Callable[[str], bool]) -> list[tuple[int
                 found.append(match.span())
     for match in _LETTERS_RE.finditer(text):
         joined = match.group().replace(" ", "")
-        if names(_HUMP_RE.sub(" ", joined)):
+        if names(camel_words(joined)):
             found.append(match.span())
     return found
