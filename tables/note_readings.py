@@ -5,7 +5,13 @@ index holds, and checked as phrases of their own (tables.identifying.note_phrase
   example.com", "ana.lopez at example.com";
 * a name joined in CamelCase, as a handle or an identifier writes it: "AnaLopez", "@AnaLopez";
 * a name or an id written letter by letter: "A n a L o p e z" (read as "AnaLopez", then as
-  above), "C U S T - 0 0 4 1 7".
+  above), "C U S T - 0 0 4 1 7";
+* a value under a disguise (memories.refusals.disguise): invisible characters inside it, a
+  right-to-left override, digits for letters ("L0pez"), letters spelt apart ("A-n-a");
+* a name written surname first ("Lopez, Ana"); an email with spaces around its "@" and dots
+  ("ana . lopez @ example . com"); a phone written with any dash, with slashes, in groups of
+  any size ("415 555 01 34"), or read out ("four one five …"); URL-encoding and HTML's
+  character references undone ("ana.lopez%40example.com", "&#64;").
 
 A reading only adds phrases to look up: a note is refused only when one of them is a value of
 the workspace's tables, so prose that happens to read as an address ("meet at example.com")
@@ -14,14 +20,19 @@ refuses nothing unless a record holds that address.
 
 from __future__ import annotations
 
+import html
 import re
+from urllib.parse import unquote
 
+from memories.refusals.disguise import spelt_apart, undigited, visible
+from memories.refusals.normalise_code import spelt_digits
 from memories.refusals.people_readings import camel_words
+from memories.refusals.view import View
 
 __all__ = ["readings"]
 
 _AT = r"(?:\s*[\[(]\s*at\s*[\])]\s*|\s+at\s+|\s*@\s*)"
-_DOT = r"(?:\s*[\[(]\s*dot\s*[\])]\s*|\s+dot\s+|\.)"
+_DOT = r"(?:\s*[\[(]\s*dot\s*[\])]\s*|\s+dot\s+| ?\. ?)"
 _SPELLED_EMAIL_RE = re.compile(
     rf"(?i)(?<![\w.+-])(?P<local>[a-z0-9_%+-]+(?:{_DOT}[a-z0-9_%+-]+)*){_AT}"
     rf"(?P<domain>[a-z0-9-]+(?:{_DOT}[a-z0-9-]+)*{_DOT}[a-z]{{2,12}})(?![\w-])"
@@ -44,9 +55,41 @@ def _joined_letters(match: re.Match) -> str:
     return run.replace(" - ", "\0").replace(" ", "").replace("\0", "-")
 
 
+# "Lopez, Ana" and "Lopez, Ana Maria": a surname, a comma, one or two given names.
+_SURNAME_FIRST_RE = re.compile(r"\b([A-Z][^\W\d_]+(?:[ '\-][A-Z][^\W\d_]+)?), ([A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+)?)\b")
+# Digits in groups of any size separated by spaces, slashes or dots, 9 to 15 in all: a phone
+# number however it is grouped ("415 555 01 34", "415/555/0134").
+_DIGIT_GROUPS_RE = re.compile(r"(?<![\w.+/])\+?\d{1,5}(?:[ /.]\d{1,5}){2,6}(?![\w/]|\.\d)")
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"})
+
+
+def _number_readings(text: str) -> list[str]:
+    found = []
+    for match in _DIGIT_GROUPS_RE.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 9 <= len(digits) <= 15:
+            found.append(("+" if match.group().startswith("+") else "") + digits)
+    return found
+
+
 def readings(text: str) -> list[str]:
     """Each other reading of ``text`` worth looking up; empty for most notes."""
     found: list[str] = []
+    for disguised in (visible(text), undigited(text), spelt_apart(text), text.translate(_DASHES),
+                      spelt_digits(text), unquote(text) if "%" in text else None,
+                      html.unescape(text) if "&" in text else None):
+        reading = disguised.text if isinstance(disguised, View) else disguised
+        if reading is not None and reading != text:
+            found.append(reading)
+            found.extend(_plain_readings(reading))
+    found.extend(_plain_readings(text))
+    return found
+
+
+def _plain_readings(text: str) -> list[str]:
+    found: list[str] = []
+    found.extend(f"{given} {surname}" for surname, given in _SURNAME_FIRST_RE.findall(text))
+    found.extend(_number_readings(text))
     lowered = text.lower()
     if "@" in text or " at " in lowered or "[at]" in lowered or "(at)" in lowered:
         for match in _SPELLED_EMAIL_RE.finditer(text):

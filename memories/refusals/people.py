@@ -95,6 +95,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memories.refusals.disguise import spelt_apart, undigited, visible
 from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
     _capitals_runs,
@@ -157,8 +158,20 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     """Spans of ``text`` that look like a specific person's name (R-SAVE-3b).
 
     An empty list means no person was found. See the module docstring for the rules.
-    Thread-safe; the word lists load on the first call.
+    Thread-safe; the word lists load on the first call. A name found only once a disguise is
+    taken off (memories.refusals.disguise: invisible characters, a right-to-left override,
+    digits for letters, letters spelt apart) is reported as the whole text: its places are the reading's.
     """
+    found = _mentions_as_written(text)
+    if found or not text:
+        return found
+    for reading in (visible(text), undigited(text), spelt_apart(text)):
+        if reading is not None and _mentions_as_written(reading):
+            return [PersonMention(text=text, start=0, end=len(text))]
+    return []
+
+
+def _mentions_as_written(text: str) -> list[PersonMention]:
     if not text:
         return []
     lex = _get_lexicon()
@@ -340,7 +353,7 @@ def _names_someone(words: str) -> bool:
         key = word.lower()
         if not (key in lex.first or key in lex.last) or key in lex.ambiguous or key in lex.wordlike:
             return False
-    return any(m.start == 0 and m.end == len(words) for m in find_person_mentions(words))
+    return any(m.start == 0 and m.end == len(words) for m in _mentions_as_written(words))
 
 
 def _to_mentions(text: str, spans: list[tuple[int, int]]) -> list[PersonMention]:

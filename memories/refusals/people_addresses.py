@@ -146,18 +146,27 @@ _JOURNEY_BEFORE = re.compile(
     r"\b(?:went|goes|going|flew|flies|flying|drove|driving|moved|moving|returned|returning|"
     r"travell?ed|travell?ing|headed|heading|relocated|sailed|commuted?|commutes|emigrated|"
     r"back|in)\s+(?:back\s+)?(?:to|from)\s+$", re.I)
+# "the refund went to Maria Garcia", "this ticket goes to …": a thing sent to someone, no journey.
+_THING_BEFORE = re.compile(r"\b(?:the|a|an|this|that|these|those|its|our|your|my|their|every|each)\s+"
+                           r"(?!team|family|crew|group|band|class|people)[a-z][\w\-]*\s+$", re.I)
 # "Weeks-Rivas is a 501(c)3 that …", "Lindqvist is a small design agency".
 _CALLED_AN_ORGANISATION = re.compile(
     r"\s+(?:is|was)\s+(?:a|an|the)\s+(?:[\w\-]+\s+){0,2}(?P<noun>[\w()\-]+)"
     r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:that|which|in|from|based|founded|with|for|since|of|on|at)\b)", re.I)
 
 
-def _journey_or_organisation(text: str, start: int, end: int) -> bool:
+def _journey_or_organisation(text: str, start: int, end: int, span_words: list[str], lex: _Lexicon) -> bool:
     """The span is where a journey ends or starts ("returned to Feliciano"), or the text says
-    it is an organisation ("X is a nonprofit"); a possessive stays a person ("went to Ana's")."""
+    it is an organisation ("X is a nonprofit"); a possessive stays a person ("went to Ana's"),
+    and so does a first name and a surname a thing went to ("the refund went to Maria Garcia";
+    "the parcel went to Zaragoza" is a place)."""
     if text[end: end + 1] in ("'", "’") or text[end - 2: end] in ("'s", "’s"):
         return False
-    if _JOURNEY_BEFORE.search(text, max(0, start - 30), start):
+    journey = _JOURNEY_BEFORE.search(text, max(0, start - 30), start)
+    if journey is not None and not (
+            len(span_words) > 1 and span_words[0].lower() in lex.first
+            and journey.group().split()[0].lower() in ("went", "goes", "going")
+            and _THING_BEFORE.search(text, max(0, journey.start() - 40), journey.start())):
         return True
     match = _CALLED_AN_ORGANISATION.match(text, end)
     return match is not None and match.group("noun").lower() in _ORG_NOUNS
@@ -340,7 +349,7 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         return True
     if _CORNER_BEFORE.search(text[max(0, start - 60) : start]):
         return True  # "the corner of Kuusiku 7 and Alexander Flat"
-    if _ORG_BEFORE.search(text[max(0, start - 30) : start]) or _journey_or_organisation(text, start, end):
+    if _ORG_BEFORE.search(text[max(0, start - 30) : start]) or _journey_or_organisation(text, start, end, span_words, lex):
         return True
     if _TOWN_JOINERS.search(text, max(0, start - 6), start) or _FAMILY_FIRM_AFTER.match(text, end):
         return True

@@ -157,3 +157,37 @@ def test_issue_18_a_value_written_otherwise_is_refused(owner, eu_ws, customers, 
 def test_issue_18_general_notes_still_pass(owner, eu_ws, customers, value):
     response = save(token_client(owner), eu_ws, value, customers, key="general.note")
     assert response.status_code == 201, response.json()
+
+
+@pytest.mark.parametrize("value, code", [
+    ("Ana L0pez wants the invoices in one PDF.", "names_person"),               # a digit for a letter
+    ("A-n-a L-o-p-e-z wants the invoices in one PDF.", "names_person"),         # letters spelt apart
+    ("Send it to Lopez, Ana today.", "names_person"),                           # surname first
+    ("Send it to Okafor, Jane today.", "names_person"),
+    ("Send it to ana . lopez @ example . com today.", "names_record"),
+    ("Send it to ana.lopez%40example.com today.", "names_record"),
+    ("Send it to ana.lopez&#64;example.com today.", "names_record"),
+    ("Call 415/555/0134 if the load fails.", "names_record"),
+    ("Call 415 555 01 34 if the load fails.", "names_record"),
+    ("Call +1 (415) 555\u20110134 if the load fails.", "names_record"),         # a non-breaking hyphen
+    ("Call four one five five five five zero one three four if it fails.", "names_record"),
+])
+def test_issue_18_a_value_under_a_disguise_is_refused(owner, eu_ws, customers, value, code):
+    """Thirteenth session, found by trying the index as an attacker would (tables/note_readings.py,
+    memories/refusals/disguise.py). Saved without a subject, where a lone name word needs a cue
+    (tied to the table, "Lopez" alone is its one person's and was refused before); each fails on
+    2f75704. Invisible characters and direction controls are stripped before any detector reads a
+    note (memories.validation), so they are tested on the detectors themselves."""
+    assert_refused(save(token_client(owner), eu_ws, value), code)
+
+
+@pytest.mark.parametrize("value", [
+    "Smith, Martin and the others signed off the export.",  # a surname first, but of no table person
+    "The S3 bucket and the k8s job run at p95 with log4j.",
+    "Call 415 555 01 99 for the vendor's hotline.",
+    "Totals for 2024/2025/2026 are in the sheet.",
+    "U.S.A. and E.U. exports run nightly.",
+])
+def test_issue_18_notes_that_only_look_disguised_pass(owner, eu_ws, customers, value):
+    response = save(token_client(owner), eu_ws, value, customers, key="general.note")
+    assert response.status_code == 201, response.json()
