@@ -27,7 +27,8 @@ import html
 import re
 import unicodedata
 
-from memories.refusals.normalise_code import char_codes, joined_literals
+from memories.refusals.disguise import UNREAD_CATEGORIES, display_order
+from memories.refusals.normalise_code import char_codes, joined_literals, spelt_digits
 from memories.refusals.normalise_runs import separated_runs
 from memories.refusals.view import View
 from memories.refusals.wordlists import table
@@ -49,13 +50,22 @@ _ESCAPE_RE = re.compile(r"\\+(?:u(?P<u>[0-9A-Fa-f]{4})|x(?P<x>[0-9A-Fa-f]{2})|(?
 _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
-_BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
+# base32 in capitals, or in lower case (as TOTP apps and DNS names write it) with a digit: a long
+# lower-case word is no base32 run.
+_BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|(?=[a-z]*[2-7])[a-z2-7]{16,})={0,6}(?![A-Za-z0-9=])")
 
 
 
 
 # The English stems of a credential's name: "pässwört" and "tökén" read without their accents.
 _KEYWORD_STEM_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
+
+
+def _token_shaped(pieces: list[str]) -> bool:
+    """Sixteen letters and digits or more with a digit: a token with accents put on its letters
+    ("ghṕ_Ŕ8x2…"), not a word of French or German."""
+    word = "".join(pieces)
+    return len(word) >= 16 and any(c.isdigit() for c in word)
 
 
 def _without_accents(piece: str) -> str:
@@ -65,7 +75,10 @@ def _without_accents(piece: str) -> str:
 def _word_pieces(chars: str) -> list[str] | None:
     """The Latin reading of one word with characters outside ASCII, one piece per character,
     or None when the word gives no token by it."""
-    normal = [unicodedata.normalize("NFKC", c) for c in chars]
+    # Invisible characters (zero-width, tags, direction marks) and combining marks put on a
+    # token's letters ("g\u0301h\u0301p…") are not read.
+    normal = ["" if unicodedata.category(c) in UNREAD_CATEGORIES else unicodedata.normalize("NFKC", c)
+              for c in chars]
     if all(n.isascii() for n in normal):
         pieces = normal  # mathematical alphanumerics, fullwidth forms
     elif any(c.isascii() and c.isalnum() for c in chars):
@@ -73,11 +86,12 @@ def _word_pieces(chars: str) -> list[str] | None:
         # digits ("ghр_…"): a Russian word made of look-alikes ("Сброс") is Russian.
         pieces = ["".join(_CONFUSABLES.get(x, x) for x in n) for n in normal]
         if not all(p.isascii() for p in pieces):
-            # Accents put on a keyword's letters ("pässwört", "tökén"): read without them. Only
-            # for such words: a reading of every accented word would scan most notes written in
-            # French or German twice (benchmarks/bench_secrets.py).
+            # Accents put on a keyword's letters ("pässwört", "tökén") or a token's: read without
+            # them. Only for such words: a reading of every accented word would scan most notes
+            # written in French or German twice (benchmarks/bench_secrets.py).
             pieces = [p if p.isascii() else _without_accents(p) for p in pieces]
-            if not all(p.isascii() for p in pieces) or not _KEYWORD_STEM_RE.search("".join(pieces)):
+            if not all(p.isascii() for p in pieces) or not (
+                    _KEYWORD_STEM_RE.search("".join(pieces)) or _token_shaped(pieces)):
                 return None
     else:
         return None  # NFKC's changes inside CJK text (fullwidth "：") make no token
@@ -262,16 +276,17 @@ def _decode_base32_text(token: str) -> str | None:
     core = token.rstrip("=")
     core = core[: len(core) - len(core) % 8 + (len(core) % 8 if len(core) % 8 in (2, 4, 5, 7) else 0)]
     try:
-        raw = base64.b32decode(core + "=" * (-len(core) % 8))
+        raw = base64.b32decode(core.upper() + "=" * (-len(core) % 8))
     except (binascii.Error, ValueError):
         return None
     return _readable(raw)
 
 
-def _decoded_runs(text: str, known: list[tuple[int, int]]) -> list[View]:
+def _decoded_runs(text: str, known: list[tuple[int, int]], *, again: bool = True) -> list[View]:
     """base64 and base32 runs that encode readable text, each as a view of its decoded text;
-    every character of it stands for the whole run. Runs inside ``known`` (already found as a
-    secret: a JWT's segments decode to JSON too) are not decoded again."""
+    every character of it stands for the whole run; a run that decodes to another is decoded
+    once more (``again``). Runs inside ``known`` (already found as a secret: a JWT's segments
+    decode to JSON too) are not decoded again."""
     result = []
     seen: set[tuple[int, int]] = set(known)
     if any(c.isdigit() for c in text) or "=" in text or any(c.islower() for c in text):
@@ -288,6 +303,9 @@ def _decoded_runs(text: str, known: list[tuple[int, int]]) -> list[View]:
         decoded = _decode_base32_text(run.group())
         if decoded is not None:
             result.append(View(decoded, (run.span(),) * len(decoded)))
+    if again:
+        result += [View(inner.text, (view.places[0],) * len(inner.text))
+                   for view in list(result) for inner in _decoded_runs(view.text, [], again=False)]
     return result
 
 
@@ -313,7 +331,8 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
     result += char_codes(text)
-    for reading in (_ascii_quoted(text), joined_literals(text), joined_literals(text, in_call=True)):
+    for reading in (_ascii_quoted(text), display_order(text), spelt_digits(text), joined_literals(text),
+                    joined_literals(text, in_call=True)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
     unescaped = _unescaped(text)

@@ -9,7 +9,7 @@ import re
 
 from memories.refusals.view import View
 
-__all__ = ["char_codes", "joined_literals"]
+__all__ = ["char_codes", "joined_literals", "spelt_digits"]
 
 # String literals joined in code: "+" (JS, Java, Go, C#), "." (PHP, Perl), ".." (Lua), "||"
 # (SQL), "&" (VB), nothing (shell's "a""b"), or a line break (Python's and C's literals).
@@ -37,6 +37,13 @@ _HEX_BYTES_RE = re.compile(r"(?<![\w:])(?:(?:0x)?[2-7][0-9a-fA-F](?:[ \t]*,[ \t]
 # Three bytes in a row first: one pass of this costs a quarter of the run pattern's.
 _HEX_BYTES_HINT_RE = re.compile(r"[2-7][0-9a-fA-F][ :,] ?(?:0x)?[2-7][0-9a-fA-F][ :,] ?(?:0x)?[2-7][0-9a-fA-F][ :,]")
 _OCTAL_ESCAPES_RE = re.compile(r"(?:\\(?:0[4-7]|1[0-7])[0-7]){12,}")
+# Hex of printable ASCII written without separators ("6768705f52387832…"), quoted-printable's
+# "=67=68=70…", bytes in binary ("01100111 01101000 …"), and a list of one-character strings
+# ("['g', 'h', 'p', …]"). A hex run must decode to printable text, which a hash's bytes do not.
+_HEX_RUN_RE = re.compile(r"(?<![0-9A-Za-z])(?:[2-7][0-9a-fA-F]){12,}(?![0-9A-Za-z])")
+_QUOTED_PRINTABLE_RE = re.compile(r"(?:=[2-7][0-9A-F]){12,}")
+_BINARY_BYTES_RE = re.compile(r"(?<![01])(?:0[01]{7}[ ,]{1,2}){11,}0[01]{7}(?![01])")
+_CHAR_LIST_RE = re.compile(r"""(?:(["'])[^"'\\\s]\1\s*,\s*){11,}(["'])[^"'\\\s]\2""")
 
 
 def _joins_literals(text: str) -> bool:
@@ -98,21 +105,65 @@ def joined_literals(text: str, *, in_call: bool = False) -> View | None:
 
 
 def char_codes(text: str) -> list[View]:
-    """Twelve or more character codes in a row (printable ASCII: in decimal, in hex bytes, in
-    octal escapes), each run read as the text it spells; every character of it stands for the
-    whole run."""
+    """Twelve or more character codes in a row (printable ASCII: in decimal, in hex bytes or a
+    hex run, in octal escapes, quoted-printable or binary), or one-character strings in a list,
+    each run read as the text it spells; every character of it stands for the whole run."""
     result = []
-    if "," in text or "chr(" in text:
-        for run in _CHAR_CODES_RE.finditer(text):
-            decoded = "".join(chr(int(code)) for code in re.findall(r"\d+", run.group()))
+    for pattern, hint, code_re, base in _SPELT_BYTES:
+        if hint(text):
+            for run in pattern.finditer(text):
+                decoded = "".join(chr(int(code, base)) for code in code_re.findall(run.group()))
+                if decoded.isprintable():
+                    result.append(View(decoded, (run.span(),) * len(decoded)))
+    if text.count("'") + text.count('"') >= 24:  # twelve one-character strings at least
+        for run in _CHAR_LIST_RE.finditer(text):
+            decoded = "".join(re.findall(r"[\"']([^\"'])[\"']", run.group()))
             result.append(View(decoded, (run.span(),) * len(decoded)))
-    for run in _HEX_BYTES_RE.finditer(text) if _HEX_BYTES_HINT_RE.search(text) else ():
-        decoded = "".join(chr(int(code, 16)) for code in re.findall(r"(?:0x)?([0-9a-fA-F]{2})", run.group()))
-        if decoded.isprintable():
-            result.append(View(decoded, (run.span(),) * len(decoded)))
-    if "\\" in text:
-        for run in _OCTAL_ESCAPES_RE.finditer(text):
-            decoded = "".join(chr(int(code, 8)) for code in re.findall(r"[0-7]{3}", run.group()))
-            if decoded.isprintable():
-                result.append(View(decoded, (run.span(),) * len(decoded)))
     return result
+
+
+_DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_DIGIT_WORD = "(?:" + "|".join(_DIGIT_WORDS) + ")"
+_DIGIT_WORD_SET = frozenset(_DIGIT_WORDS)
+# Four digits or more read out one word each ("four eight two one", "4 five 3 nine"): a PIN or a
+# card number spelt so that no digit is in it.
+_SPELT_DIGITS_RE = re.compile(rf"(?i)\b(?:{_DIGIT_WORD}|\d)(?:[ ,\-]+(?:{_DIGIT_WORD}|\d)){{3,}}\b")
+_ONE_DIGIT_RE = re.compile(rf"(?i){_DIGIT_WORD}|\d")
+
+
+def spelt_digits(text: str) -> View | None:
+    """The text with digits read out as words written as digits: "the pin is four eight two
+    one" reads "the pin is 4821". None when no four digits are spelt in a row."""
+    if _DIGIT_WORD_SET.isdisjoint(text.lower().replace(",", " ").replace("-", " ").split()):
+        return None
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    position = 0
+    for run in _SPELT_DIGITS_RE.finditer(text):
+        digits = list(_ONE_DIGIT_RE.finditer(run.group()))
+        if all(d.group().isdigit() for d in digits):
+            continue  # digits as written are scanned already
+        out.append(text[position: run.start()])
+        places.extend((i, i + 1) for i in range(position, run.start()))
+        for digit in digits:
+            out.append(_DIGIT_WORDS.get(digit.group().lower(), digit.group()))
+            places.append((run.start() + digit.start(), run.start() + digit.end()))
+        position = run.end()
+    if not position:
+        return None
+    out.append(text[position:])
+    places.extend((i, i + 1) for i in range(position, len(text)))
+    return View("".join(out), tuple(places))
+
+
+# (run, a cheap test that the text may hold one, one code, its base), for char_codes.
+_SPELT_BYTES = (
+    (_CHAR_CODES_RE, lambda text: "," in text or "chr(" in text, re.compile(r"\d+"), 10),
+    (_HEX_BYTES_RE, _HEX_BYTES_HINT_RE.search, re.compile(r"(?:0x)?([0-9a-fA-F]{2})"), 16),
+    (_OCTAL_ESCAPES_RE, lambda text: "\\" in text, re.compile(r"[0-7]{3}"), 8),
+    (_HEX_RUN_RE, lambda text: True, re.compile(r"[0-9a-fA-F]{2}"), 16),
+    (_QUOTED_PRINTABLE_RE, lambda text: "=" in text and any(f"={d}" in text for d in "234567"),
+     re.compile(r"(?<==)[0-9A-F]{2}"), 16),
+    (_BINARY_BYTES_RE, lambda text: "0110" in text or "0100" in text, re.compile(r"[01]{8}"), 2),
+)

@@ -1,7 +1,7 @@
 """Payment card numbers and PINs (R-SAVE-2).
 
 A card number is 13-19 digits (ISO/IEC 7812), written straight or in groups with spaces or
-dashes, whose last digit is the Luhn check digit of the others, and whose first digits are an
+dashes (or dots, with a card word near), whose last digit is the Luhn check digit of the others, and whose first digits are an
 issuer range of a card network (2 and 5 Mastercard, 3 Amex / JCB / Diners, 4 Visa, 6 Discover /
 UnionPay / Maestro). One in ten random numbers passes the Luhn check, so a number written in one
 piece also needs a card word near it, and a number named as an order, invoice, tracking or
@@ -24,7 +24,8 @@ from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 
 __all__ = ["find_cards_and_pins", "luhn_valid"]
 
-_CARD_RE = re.compile(r"(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)")
+_CARD_RE = re.compile(r"(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)"
+                      r"|(?<![\d\-./,])\d{4}(?:\.\d{4}){3}(?![\d\-]|[.,]\d)")  # "4539.1488.0343.6467"
 # Issuer ranges of the card networks (first digits).
 _ISSUER_RE = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[5689]|30|6(?:011|4[4-9]|5|2)|5[06-9]|6)")
 _GROUPED_RE = re.compile(r"^\d{4}(?:[ \-]\d{4}){2,3}(?:[ \-]\d{1,3})?$|^\d{4}[ \-]\d{6}[ \-]\d{4,5}$")
@@ -86,7 +87,7 @@ def luhn_valid(digits: str) -> bool:
 def _find_cards(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     for match in _CARD_RE.finditer(text):
         written = match.group()
-        digits = written.replace(" ", "").replace("-", "")
+        digits = written.replace(" ", "").replace("-", "").replace(".", "")
         if not 13 <= len(digits) <= 19 or not _ISSUER_RE.match(digits) or not luhn_valid(digits):
             continue
         start, end = match.span()
@@ -97,7 +98,7 @@ def _find_cards(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
         named_card = bool(_CARD_WORDS.search(before) or _CARD_WORDS.search(after))
         if not named_card and _ID_WORDS.search(before):
             continue
-        if named_card or _GROUPED_RE.match(written):
+        if named_card or ("." not in written and _GROUPED_RE.match(written)):
             yield "card_number", start, end, 74
 
 

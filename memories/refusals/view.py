@@ -19,4 +19,5 @@ class View:
     formats_only: bool = False
 
     def original(self, start: int, end: int) -> tuple[int, int]:
-        return self.places[start][0], self.places[end - 1][1]
+        first, last = self.places[start], self.places[end - 1]
+        return min(first[0], last[0]), max(first[1], last[1])  # a run read backwards, too
