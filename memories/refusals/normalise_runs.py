@@ -34,9 +34,14 @@ _UNDERSCORED_RUN_RE = re.compile(r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9+/=](?:_|___)){
 _GROUPED_RUNS = (
     (re.compile(r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_]{3,8}-){2,}[A-Za-z0-9_]{1,8}(?![A-Za-z0-9_\-])"),
      re.compile(r"[A-Za-z0-9_]+")),
-    (re.compile(r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9_\-]{3,8} ){2,}[A-Za-z0-9_\-]{1,8}(?![A-Za-z0-9_\-])"),
-     re.compile(r"[A-Za-z0-9_\-]+")),
+    (re.compile(r"(?<![A-Za-z0-9_\-/+=])(?:[A-Za-z0-9_\-/+=]{3,8} ){2,}[A-Za-z0-9_\-/+=]{1,8}(?![A-Za-z0-9_\-/+=])"),
+     re.compile(r"[A-Za-z0-9_\-/+=]+")),
 )
+# Right before a run of blocks, a credential's name and its sign: "secret key wJalrXUt nFEMI/K7 …"
+# is read with its name, so the rules for a key after its name see it (not ``formats_only``).
+_CREDENTIAL_BEFORE_RE = re.compile(
+    r"(?i)\b(?:pass(?:word|phrase)?|pwd|secret|token|(?:api|access|private|secret|signing)[ _\-]?key|credentials?)"
+    r"\s*(?:[:=]|is|was)?\s*$")
 # A token broken at a line's end after other words ("the key is AKIAIOSFOD\nNN7EXAMPLE"): the
 # last word of a line and the first of the next, both of a token's characters.
 _TOKEN_PIECE_RE = re.compile(r"[A-Za-z0-9+/=_\-]{4,}")
@@ -91,6 +96,11 @@ def _grouped(text: str) -> list[View]:
             for first, last in _even_windows([len(w) for w in words], words):
                 if sum(map(len, words[first:last])) < 16 or not any(c.isdigit() for w in words[first:last] for c in w):
                     continue  # tokens are long, and random ones hold a digit; prose's equal words do not
+                before = _CREDENTIAL_BEFORE_RE.search(text, max(0, spans[first][0] - 40), spans[first][0])
+                if before is not None:
+                    result.append(_view(text, [*range(before.start(), spans[first][0]),
+                                               *(i for a, b in spans[first:last] for i in range(a, b))],
+                                        formats_only=False))
                 start = first
                 while True:
                     result.append(_view(text, [i for a, b in spans[start:last] for i in range(a, b)],

@@ -3,7 +3,7 @@ say it is a password, so the value itself must look like one: long enough, mixin
 digits or symbols, not a word, an identifier of words, a version, an e-mail or a path.
 
 * "reset the shared mailbox password to X", "use X for the admin login", "the login for the VPN
-  is X" (issue 18);
+  is X" (issue 18), "wifi key: X", "log in as admin with X", "sign in with ana@… and X";
 * the value first: "X is the root password", "Tr0ub4dor&3 was our admin pw";
 * "the new one": "my password expired, the new one is X";
 * a passphrase of words: "keystore passphrase: correct horse battery staple" (four to eight
@@ -56,7 +56,19 @@ _LOGIN_IS_TAIL_RE = _compile(
     r"\s+(?:is|was|is\s+now|=)\s+" + _BARE_VALUE,
     re.IGNORECASE,
 )
+# A key that is a password by its name, after ":" too ("wifi key: Kaffee2024"); a login's ":" is
+# often followed by the user name ("login: jsmith01"), so it is not here.
+_KEY_LABEL_RE = _compile(r"(?<![\w])(?:access code|door code|wifi key|wi-fi key|wlan key|wpa2? key|network key)")
+_KEY_LABEL_TAIL_RE = _compile(r"\s*[:=]\s*" + _BARE_VALUE)
+# "log in with X", "sign in as admin with X", "sign in with ana@example.com and X".
+_LOG_IN_WITH_RE = _compile(r"(?<![\w])(?:log\s*-?\s*in|sign\s*-?\s*in|logon|authenticate)")
+_LOG_IN_WITH_TAIL_RE = _compile(
+    r"(?:\s+(?:as|to)(?:\s+[\w.@'\-]{1,40}){1,3}?)?\s+(?:with|using)\s+"
+    r"(?:[\w.+\-]+@[\w.\-]+\s+(?:and|\+|/)\s+|(?:the\s+)?password\s+)?" + _BARE_VALUE,
+    re.IGNORECASE,
+)
 _EMAIL_RE = _compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+_PASSWORD_WORD_RE = _compile(r"(?<![\w])(?:password|passwort|passphrase|passcode)(?![\w\-])")
 
 
 def _password_shaped(value: str, *, quoted: bool) -> bool:
@@ -79,24 +91,46 @@ def _password_shaped(value: str, *, quoted: bool) -> bool:
     return True
 
 
-def _bare_value(match: re.Match, taken: Spans) -> Iterator[Candidate]:
+def _bare_value(match: re.Match, taken: Spans, *, classes: int = 2) -> Iterator[Candidate]:
     """The value a tail pattern matched, when it is shaped like a password (an unquoted one
-    without the sentence's closing punctuation)."""
+    without the sentence's closing punctuation) of at least ``classes`` kinds of characters."""
     value, start, end, quoted = _tail_value(match)
     if not quoted:
         value = value.rstrip(".,;:!?)")
         end = start + len(value)
-    if not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted):
+    if (not _overlaps(taken, start, end) and _password_shaped(value, quoted=quoted)
+            and _char_classes(value) >= classes):
         yield "password_in_prose", start, end, 66
 
 
 def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    for finder, tail in ((_SET_TO_RE, _SET_TO_TAIL_RE), (_USE_RE, _USE_TAIL_RE),
-                         (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE)):
+    # (where the words are, what follows them, how many kinds of characters the value mixes):
+    # a product after "sign in with" ("ORCID-ID", "Azure-AD") mixes two.
+    for finder, tail, classes in ((_SET_TO_RE, _SET_TO_TAIL_RE, 2), (_USE_RE, _USE_TAIL_RE, 2),
+                                  (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE, 2), (_KEY_LABEL_RE, _KEY_LABEL_TAIL_RE, 3),
+                                  (_LOG_IN_WITH_RE, _LOG_IN_WITH_TAIL_RE, 3)):
         for core in finder.finditer(lowered):
             match = tail.match(text, core.end())
             if match is not None:
-                yield from _bare_value(match, taken)
+                yield from _bare_value(match, taken, classes=classes)
+    yield from _later_colon_values(text, lowered, taken)
+
+
+# "The password for the staging db is the same as prod: Xk9#mP2q": a ":" later in the sentence
+# that names the password; the value must mix three kinds of characters ("policy: 12 chars" is no
+# password).
+_LATER_COLON_RE = _compile(r"[^.!?\n]{0,60}?:\s+(?P<val>[^\s\"'`]{8,64})")
+
+
+def _later_colon_values(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    for core in _PASSWORD_WORD_RE.finditer(lowered):
+        match = _LATER_COLON_RE.match(text, core.end())
+        if match is None:
+            continue
+        value = match.group("val").rstrip(".,;!?)")
+        start, end = match.start("val"), match.start("val") + len(value)
+        if _char_classes(value) >= 3 and not _overlaps(taken, start, end) and _password_shaped(value, quoted=False):
+            yield "password_in_prose", start, end, 66
 
 
 # --- The value first, "the new one", a passphrase of words --------------------------------

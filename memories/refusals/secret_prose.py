@@ -145,7 +145,8 @@ _PASSWORD_TAIL_RE = _compile(
     r"|(?:(?<=passe)|(?<=aña)|(?<=ana)|(?<=nha)|(?<=wort))\s+[\w\-]{2,20})?"
     # YAML's block scalars put the value on the next, indented line: "password: >\n  …".
     r"(?P<sep>\s*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+|\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：→⇒➜⟶])\s*"
-    r"|\s+(?:is\s+set\s+to|was\s+set\s+to|was\s+changed\s+to|is\s+now|is\s+still|set\s+to|"
+    r"|\s+(?:(?:has\s+been|have\s+been|got|gets|was|is|were)\s+(?:changed|set|reset|updated|rotated)\s+to|"
+    r"is\s+now|is\s+still|set\s+to|"
     r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest)(?:\s*[:：]\s*|\s+)"
     r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
     # "use password hunter2": a bare space only right after the keyword, never after "for ..."
