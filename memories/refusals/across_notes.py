@@ -3,7 +3,8 @@ the next. Each note alone holds nothing the detector knows; read together they f
 format ("ghp_…" + the rest).
 
 ``find_split_secrets`` is pure: it joins each token-shaped run of the earlier values with each
-run of the new value (both orders) and asks the format rules (not the prose or random-string
+run of the new value (both orders), and two runs of two of the latest saves with the new one (a
+token in three parts), and asks the format rules (not the prose or random-string
 rules: two ids side by side look random too) whether a secret crosses the join.
 A wallet's recovery phrase split over notes (six words here, six there) is found the same way,
 each earlier text joined whole with the new one (``find_seed_phrases``).
@@ -28,6 +29,8 @@ REASON = "secret_across_notes"
 _RUN_RE = re.compile(r"[A-Za-z0-9_\-+/=.:]{6,}")
 _MAX_RUNS = 8  # per text: the longest token-shaped runs
 _MAX_EARLIER = 20  # earlier values looked at
+_TRIPLE_TEXTS = 4  # for a token in three parts: the latest saves looked at …
+_TRIPLE_RUNS = 2  # … and the longest runs of each
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,17 @@ def _split_tokens(earlier: Sequence[str], value: str) -> list[SplitSecret]:
                     lines.append(first + second)
                     joins.append((position, len(first), new_start, new_end))
                     position += len(first) + len(second) + 1
+    # A token in three parts: two earlier runs of different saves, then the new one.
+    recent = [[run for _, _, run in _runs(text)[:_TRIPLE_RUNS]] for text in earlier[:_TRIPLE_TEXTS] if text != value]
+    for i, first_runs in enumerate(recent):
+        for j, second_runs in enumerate(recent):
+            if i == j:
+                continue
+            for first, second in ((a, b) for a in first_runs for b in second_runs):
+                for new_start, new_end, new in new_runs[:_TRIPLE_RUNS]:
+                    lines.append(first + second + new)
+                    joins.append((position, len(first) + len(second), new_start, new_end))
+                    position += len(first) + len(second) + len(new) + 1
     if not lines:
         return []
     joined = "\n".join(lines)

@@ -46,6 +46,20 @@ def test_half_a_token_in_each_of_two_saves_of_one_turn_is_refused(owner, eu_ws):
     assert not notes(eu_ws).filter(key="ci.bot.part2").exists()
 
 
+def test_a_token_in_three_saves_of_one_turn_is_refused(owner, eu_ws):
+    """Thirteenth session: a third of a token in each save (each pair of thirds is no format);
+    the third save is refused, and fails on 2f75704."""
+    client = token_client(owner)
+    turn = start_turn(client, eu_ws)
+    thirds = (TOKEN[:14], TOKEN[14:28], TOKEN[28:])
+    for index, part in enumerate(thirds[:2]):
+        response = tool_save(client, eu_ws, turn["id"], key=f"ci.bot.part{index}", value=f"part {index}: {part}")
+        assert response.status_code == 201, response.json()
+    last = tool_save(client, eu_ws, turn["id"], key="ci.bot.part2", value=f"last part: {thirds[2]}")
+    assert last.status_code == 400 and last.json()["code"] == "secret_across_notes", last.json()
+    assert not notes(eu_ws).filter(key="ci.bot.part2").exists()
+
+
 def test_a_new_version_of_a_key_that_completes_a_secret_is_refused(owner, eu_ws):
     client = token_client(owner)
     saved = person_save(client, eu_ws, key="deploy.hint", value=f"starts {FIRST}")
