@@ -309,9 +309,9 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
         if (word[0].isupper() or text[start:end].islower()) and word.lower().rstrip(".") in _FIRM_WORDS:
             return True  # "Rand Corporation", "Wolfram Research"
         second = _WORD.match(text, following.end() + 1) if text[following.end(): following.end() + 1] == " " else None
-        if (text[start:end].islower() and second is not None and word.islower()
-                and second.group().lower() in _FIRM_WORDS):
-            return True  # "cite ben hjel country club": a lower-case name, a word, then a firm's
+        if (second is not None and second.group().lower() in _FIRM_WORDS
+                and (text[start:end].islower() and word.islower() or word[0].isupper() and second.group()[0].isupper())):
+            return True  # "cite ben hjel country club", "Kennedy Space Center": a word, then a firm's
     if len(span_words) > 1 and span_words[-1][0].isupper() and span_words[-1].lower() in _FIRM_WORDS:
         return True  # "Adler Planetarium", "Carnegie Hall": the firm's word inside the run
     for i, word in enumerate(span_words[1:], start=1):
