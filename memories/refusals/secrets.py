@@ -64,6 +64,7 @@ from memories.refusals.secret_code import find_code_literals
 from memories.refusals.secret_context import _find_auth_headers, _find_generic_assignments
 from memories.refusals.secret_formats import FORMAT_KINDS, Candidate, _regex_candidates
 from memories.refusals.secret_glued import find_glued_credentials
+from memories.refusals.secret_logins import find_login_values
 from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
 from memories.refusals.secret_products import find_product_named_keys
@@ -93,6 +94,7 @@ _PROSE_FINDERS = (
     _find_user_password_pairs,
     _find_bare_passwords,
     _find_value_first_passwords,
+    find_login_values,
     find_seed_phrases,
     find_cards_and_pins,
     _find_auth_headers,

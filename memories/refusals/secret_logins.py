@@ -1,0 +1,57 @@
+"""Credentials written the way people hand over a login (R-SAVE-2, issue 18, thirteenth session):
+
+* an e-mail address and a password side by side, either first ("ana@example.com / Verano2024!",
+  "zipbooks = SecureP@ss123 / admin@secure.com");
+* a token given to curl as the user with an empty password ("curl -u 'd2LkV78zLx!t:' …"), as
+  APIs that take a key by basic auth ask;
+* a password written bare after PowerShell's ConvertTo-SecureString ("-String -Force
+  dsjUE#$gds8s"), the quoted form being found already.
+
+Values must look like a password (secret_bare's shape test), hold a digit and mix three kinds of
+characters, and not be words and numbers joined, so "ana@example.com / Sales-Team", "… /
+2024-Q3-Report" and "curl -u admin: …" pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memories.refusals.secret_bare import _password_shaped
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_values import _char_classes, _compile
+
+__all__ = ["find_login_values"]
+
+_EMAIL = r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"
+_SIDE = r"\s*[/|]\s*"
+_EMAIL_THEN_VALUE_RE = _compile(rf"(?<![\w.+\-]){_EMAIL}{_SIDE}(?P<val>[^\s\"'`/|]{{8,64}})")
+_VALUE_THEN_EMAIL_RE = _compile(rf"(?<![^\s=:(\[])(?P<val>[^\s\"'`/|=:]{{8,64}}){_SIDE}{_EMAIL}")
+_CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]{8,128}):\1(?=\s|$)")
+_SECURE_STRING_RE = _compile(r"(?i)convertto-securestring(?:\s+-\w+)*\s+(?P<val>[^\s\"'$(\-][^\s\"']{5,63})")
+
+
+def find_login_values(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "@" in text:
+        for pattern in (_EMAIL_THEN_VALUE_RE, _VALUE_THEN_EMAIL_RE):
+            yield from _strong_values(pattern, text, taken)
+    if "-u" in text or "--user" in text:
+        yield from _strong_values(_CURL_USER_RE, text, taken)
+    if "securestring" in lowered:
+        yield from _strong_values(_SECURE_STRING_RE, text, taken)
+
+
+def _named_parts(value: str) -> bool:
+    """"2024-Q3-Report", "Sales_Team_2": words and numbers joined, as names of things are."""
+    parts = re.split(r"[-_.]", value)
+    return len(parts) > 1 and all(p.isalpha() or p.isdigit() or len(p) <= 3 for p in parts)
+
+
+def _strong_values(pattern: re.Pattern, text: str, taken: Spans) -> Iterator[Candidate]:
+    for match in pattern.finditer(text):
+        value = match.group("val").rstrip(".,;!?)")
+        start = match.start("val")
+        end = start + len(value)
+        if (_char_classes(value) >= 3 and any(c.isdigit() for c in value) and not _named_parts(value)
+                and _password_shaped(value, quoted=True) and not _overlaps(taken, start, end)):
+            yield "password_in_prose", start, end, 66
