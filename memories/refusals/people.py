@@ -107,6 +107,7 @@ from memories.refusals.people_cues import (
     _post_cue,
     _pre_cue,
     handles,
+    initialled,
     name_given,
     spoken_to,
 )
@@ -294,6 +295,7 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
             elif tok.kind in "SLWU":
                 # "Will said", "Jordan from sales", "Zhyldyz said"; "Bryce, can you …"
                 held = (_post_cue(text, tokens, i, strict=tok.kind in "WU") or spoken_to(text, tok)
+                        or initialled(text, tok, lex)
                         or said_to_be_a_person(text, tok, lex) or gives_or_is_given(text, tok)
                         or any(s <= tok.start < e for s, e in listed)
                         or (tok.kind != "W" and any(s <= tok.start < e for s, e in cited)))

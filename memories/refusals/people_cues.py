@@ -35,6 +35,7 @@ from memories.refusals.people_words import (
     _PRE_WEAK,
     _TECH,
     _TECH_PHRASES,
+    _TITLES,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -193,6 +194,10 @@ def _nobodys_word(part: str) -> bool:
     return part in _TECH or part in _EMAIL_ROLES or part in _GROUPS or part in _FUNCTION
 
 
+def _common_surname(part: str, lex: _Lexicon) -> bool:
+    return len(part) >= 3 and part in lex.last and (part not in lex.ambiguous or part in lex.english_surnames)
+
+
 def _email_names_person(local: str, lex: _Lexicon) -> bool:
     """Does the local part of an email address hold a person's name?"""
     key = _key(local)
@@ -219,8 +224,8 @@ def _email_names_person(local: str, lex: _Lexicon) -> bool:
         if any(strong(p) for p in long_parts):
             return True  # "ana.lopez", "priya.ops"
         if len(long_parts) < len(parts):
-            # "j.okafor", "d.tehrani": an initial and a surname
-            return any(surname_like(p) for p in long_parts)
+            # "j.okafor", "d.tehrani": an initial and a surname; "j.smith" too (as "jsmith" below)
+            return any(surname_like(p) or _common_surname(p, lex) for p in long_parts)
         if sum(named(p) for p in long_parts) >= 2:
             return True  # "will.young"
         # "mark_whitfield": a first name and a word that is no English word
@@ -234,7 +239,7 @@ def _email_names_person(local: str, lex: _Lexicon) -> bool:
         return True  # "priya@"
     # "jokafor", "sdahl", "hlim": an initial and a surname
     rest = word[1:]
-    if len(rest) >= 3 and rest in lex.last and (rest not in lex.ambiguous or rest in lex.english_surnames):
+    if _common_surname(rest, lex):
         return True  # "jsmith", "kbrown": a common surname, even one that is a word
     for particle in ("von", "van", "de", "del", "della", "le", "la", "al", "el", "di", "da"):
         if rest.startswith(particle) and rest[len(particle) :] in lex.last:
@@ -257,10 +262,31 @@ _NAME_GIVEN_BEFORE = re.compile(
 # "Bryce, can I please speak to your boss?": a name alone before a comma at a sentence's start,
 # then a sentence that speaks to "you".
 _SPOKEN_TO_AFTER = re.compile(
-    r",\s+(?:can|could|would|will|do|did|are|have|please|thanks|thank|let|i|we)\b[^.!?\n]{0,80}?"
+    r"[,:]\s+(?:can|could|would|will|do|did|are|have|please|thanks|thank|let|i|we)\b[^.!?\n]{0,80}?"
     r"\b(?:you|your|yours)\b",
     re.IGNORECASE,
 )
+
+
+# "J. Smith", "J. R. R. Tolkien": initials right before; "Smith, J." : an initial right after.
+_INITIALS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s(\[\"'>]))(?P<initials>(?:[A-Z]\.\s?){1,3})\s*$")
+_INITIAL_AFTER_RE = re.compile(r",\s[A-Z]\.(?:\s?[A-Z]\.)?(?=\s|$|[,;)])")
+_WORD_BEFORE_RE = re.compile(r"([A-Za-z]+)[ \t]*$")
+
+
+def initialled(text: str, tok: _Token, lex: _Lexicon) -> bool:
+    """A surname with initials before it ("J. Smith", "J. R. R. Tolkien": two or more make any
+    capitalised word a surname) or one after it and a comma ("Smith, J."). Not after a
+    capitalised word, which makes the letter part of a name of its own ("Plan B. Smith")."""
+    if _INITIAL_AFTER_RE.match(text, tok.raw_end) and tok.key in lex.last:
+        return True
+    initials = _INITIALS_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start)
+    if initials is None or initials.group("initials").strip() in ("Q.", "A."):
+        return False  # "Q. Will the export run?": a question and its answer
+    word = _WORD_BEFORE_RE.search(text, max(0, initials.start() - 30), initials.start())
+    if word is not None and word.group(1)[0].isupper() and word.group(1).lower() not in _TITLES:
+        return False
+    return tok.key in lex.last or initials.group("initials").count(".") >= 2
 
 
 def name_given(text: str, tok: _Token) -> bool:
