@@ -130,6 +130,7 @@ from memories.refusals.people_statements import (
     families,
     gives_or_is_given,
     inverted_names,
+    lower_case_name_lists,
     lower_name_line,
     people_lists,
     said_to_be_a_person,
@@ -279,6 +280,10 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
 
     # Rules 3 and 4: single words.
     listed = people_lists(text, tokens, lex)  # "X and Y were engineers"
+    for start, end in lower_case_name_lists(text, lex):  # "silvana, adam, kristina and caleb"
+        spans.append((start, end))
+        for k, token in enumerate(tokens):
+            used[k] = used[k] or start <= token.start < end
     cited = cited_authors(text, tokens, lex)  # "Sapir (1971)": not "Belle (2013)", a film
     for i, tok in enumerate(tokens):
         if used[i] or tok.kind in "XP" or tok.code:

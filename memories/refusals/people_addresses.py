@@ -196,6 +196,8 @@ _STATE_AND_POSTCODE_AFTER = re.compile(
 # An addressee is written first, with no number before it: "Maria Garcia, 28013 Madrid".
 _POSTCODE_AFTER = re.compile(r",\s*\d{5,6}\b|\s\([A-Z]{2}\)")
 _NUMBER_EARLIER_ON_LINE = re.compile(r"\d[^\n]*,\s*$")
+# ... or before a country and a postcode there: "…, Mora de Rubielos, Spain 16200", "…, Brú, Iceland 82407".
+_COUNTRY_AND_POSTCODE_AFTER = re.compile(r",\s*[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+){0,2}\s+\d{3,6}\b")
 # A town written after its postcode, where an address line starts or after a comma:
 # "…, 47911 Gaillard-les-Bains", "9076-339 Amadora".
 _POSTCODE_BEFORE = re.compile(r"(?:^|[,\n])\s*(?:\d{5}|\d{4}-\d{3})\s+$")
@@ -336,7 +338,8 @@ def not_a_person(text: str, start: int, end: int, lex: _Lexicon, *, after_title:
     line_start = text.rfind("\n", 0, start) + 1
     if (_STATE_AND_POSTCODE_AFTER.match(text, end) or _TOWN_WORD_BEFORE.search(text, max(0, start - 8), start)
             or _POSTCODE_BEFORE.search(text, max(0, start - 14), start)
-            or (_POSTCODE_AFTER.match(text, end) and _NUMBER_EARLIER_ON_LINE.search(text, line_start, start))):
+            or ((_POSTCODE_AFTER.match(text, end) or _COUNTRY_AND_POSTCODE_AFTER.match(text, end))
+                and _NUMBER_EARLIER_ON_LINE.search(text, line_start, start))):
         return True  # "North Larry, HI 03815", "…, 47911 Gaillard-les-Bains"
     if len(span_words) > 1 and span_words[0] in _TOWN_WORDS:
         return True  # "West Victor", "New Aleksandra": a town's name

@@ -12,7 +12,7 @@ import re
 
 from memories.refusals.people_lexicon import _key, _Lexicon
 from memories.refusals.people_tokens import _Token
-from memories.refusals.people_words import _AUTHORED_WORKS, _PLACES, _TECH, _TRAITS
+from memories.refusals.people_words import _AUTHORED_WORKS, _CALENDAR, _PLACES, _TECH, _TRAITS
 
 # "Usamov and Bowers were precision engineers", "our 3 founders: Gerste, Johnson and Johnson":
 # capitalised words listed together and said to be people (data/people_roles.txt).
@@ -213,3 +213,24 @@ def families(text: str, tokens: list[_Token], lex: _Lexicon) -> list[tuple[int, 
                 and singular not in lex.ambiguous and text[before.raw_end:tok.start] == " "):
             found.append((tok.start, tok.end))
     return found
+
+
+# Lower-case words in a list: "silvana, adam, christopher, kristina, chad and caleb".
+_LOWER_LIST_RE = re.compile(r"(?<![\w,])[a-z]{3,}(?:,\s[a-z]{3,}){1,}(?:,?\s(?:and|&)\s[a-z]{3,})(?![\w])")
+
+
+def lower_case_name_lists(text: str, lex: _Lexicon) -> list[tuple[int, int]]:
+    """Spans of lists in lower case whose words are all first names, three of them or more plain
+    names (no word of English: lex.ambiguous, lex.wordlike), none a tool or a month ("they had 6: silvana, adam, christopher, kristina, chad and caleb"); "june,
+    july and august" or "python, ruby and julia" are not."""
+    if "," not in text:
+        return []
+    spans = []
+    for match in _LOWER_LIST_RE.finditer(text):
+        items = re.split(r",?\s(?:and|&)\s|,\s", match.group())
+        if not all(w in lex.first and w not in _TECH and w not in _CALENDAR for w in items):
+            continue
+        if sum(w not in lex.ambiguous and w not in lex.wordlike for w in items) >= 3:
+            spans.append(match.span())
+    return spans
+

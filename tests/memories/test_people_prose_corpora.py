@@ -58,8 +58,8 @@ def test_the_two_halves_are_big_labelled_and_apart(source, least_named, least_be
     # (51/1324) after the first round, 59.2 % (353/596) after the second, 3.8 % (50/1324) false
     # holds after the third.
     # Eleventh session: 60.2 % (359/596); twelfth: 60.1 % (358/596, "Murphy's law: …" no longer held).
-    # Thirteenth: 63.1 % (376/596), false holds 3.8 % (50/1324).
-    ("WNUT 2017", 1, 0.630, 0.038),
+    # Thirteenth: 63.3 % (377/596), false holds 3.8 % (50/1324).
+    ("WNUT 2017", 1, 0.632, 0.038),
 ], ids=["gum-held-half", "gum-tuning-half", "wnut-held-half", "wnut-tuning-half"])
 def test_the_prose_figures_do_not_fall(source, half, held_floor, false_ceiling, capsys):
     path = SOURCES[source][half]

@@ -47,14 +47,15 @@ def test_issue_18_outside_corpus_figures(owner, eu_ws):
     after the fourth random draw (seed 1821) and its rules are asserted, so that worse ones fail:
     91.2 % held and 2.7 % false holds, the same as on those notes before the fourth draw's rules,
     then 91.8 % and 2.7 % after the rules from the GUM corpus (README); thirteenth session 92.5 %
-    and 2.3 %."""
+    and 2.3 % (136/147, 5/219), then a fifth random quarter (seed 1822) moved to tuning: what is left
+    91.0 % (101/111) and 1.8 % (3/164) before and after the rules written from that draw."""
     measured = figures(people_corpora.outside_corpus(), owner, eu_ws)
-    assert measured.records_notes >= 3000 and measured.clean_notes >= 366
+    assert measured.records_notes >= 3000 and measured.clean_notes >= 275
     assert measured.recall >= 0.995
     assert measured.false_refusal_rate <= 0.005
-    assert measured.other_notes >= 145 and measured.benign_notes >= 215
-    assert measured.other_held_rate >= 0.925  # 136/147 since the eleventh session
-    assert measured.false_hold_rate <= 0.023  # 5/219 since the thirteenth session
+    assert measured.other_notes >= 111 and measured.benign_notes >= 164
+    assert measured.other_held_rate >= 0.909  # 101/111 after the fifth draw (seed 1822)
+    assert measured.false_hold_rate <= 0.019  # 3/164 after the fifth draw
 
 
 def test_issue_18_tuning_corpus_figures(owner, eu_ws):

@@ -238,7 +238,9 @@ def draw_for_tuning(seed: int) -> None:
               1820: "after the seed-1818 and seed-1819 draws, moved before being looked at, to design the "
                     "other-people rules of memories.refusals.people (issue 18, third round)",
               1821: "after the seed-1818, 1819 and 1820 draws, moved before being looked at, to design the "
-                    "other-people rules of memories.refusals.people (issue 18, fourth round)"}
+                    "other-people rules of memories.refusals.people (issue 18, fourth round)",
+              1822: "after the seed-1818, 1819, 1820 and 1821 draws, moved before being looked at, to design "
+                    "the other-people rules of memories.refusals.people (issue 18, fifth round)"}
     why = (f"random quarter (seed {seed}) of the outside names_person_other and benign notes left "
            + rounds.get(seed, "after the earlier draws, moved before being looked at (issue 18)"))
     moved = [note for note in notes if _note_key(note) in drawn]
