@@ -49,10 +49,11 @@ _ESCAPE_RE = re.compile(r"\\+(?:u(?P<u>[0-9A-Fa-f]{4})|x(?P<x>[0-9A-Fa-f]{2})|(?
                         r"|&(?:#(?P<dec>\d{2,7})|#[xX](?P<hex>[0-9A-Fa-f]{2,6})|(?P<name>[A-Za-z]{2,8}));")
 _ESCAPED_CHARS = {"n": "\n", "t": "\t"}
 _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
+_DIGIT_RE = re.compile(r"\d")
 _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
 # base32 in capitals, or in lower case (as TOTP apps and DNS names write it) with a digit: a long
 # lower-case word is no base32 run.
-_BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|(?=[a-z]*[2-7])[a-z2-7]{16,})={0,6}(?![A-Za-z0-9=])")
+_BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})={0,6}(?![A-Za-z0-9=])")
 
 
 
@@ -298,7 +299,7 @@ def _decoded_runs(text: str, known: list[tuple[int, int]], *, again: bool = True
                 seen.add(run.span())
                 result.append(View(decoded, (run.span(),) * len(decoded)))
     for run in _BASE32_RUN_RE.finditer(text):
-        if run.span() in seen or _inside(run.span(), known):
+        if run.span() in seen or _inside(run.span(), known) or (run.group()[0].islower() and not _DIGIT_RE.search(run.group())):
             continue
         decoded = _decode_base32_text(run.group())
         if decoded is not None:

@@ -33,7 +33,7 @@ _LOGIN_NOUNS = (
     r"log\s*-?\s*in|logon|sign\s*-?\s*in|password|passwort|passphrase|passcode|pw|pwd|credentials?"
 )
 _SET_TO_RE = _compile(  # "reset/set/change the shared mailbox password to X"
-    r"(?<![\w])(?:re)?set|chang(?:e|ed|ing)|updat(?:e|ed|ing)|rotat(?:e|ed|ing)"
+    r"(?:re)?set|chang(?:e|ed|ing)|updat(?:e|ed|ing)|rotat(?:e|ed|ing)"
 )
 _SET_TO_TAIL_RE = _compile(
     r"(?:\s+(?:the|our|my|your|its|their|a|an))?(?:\s+[\w.@'\-]{1,30}){0,3}?"
@@ -42,14 +42,14 @@ _SET_TO_TAIL_RE = _compile(
     r"\s+(?:to|as|into)\s+(?:be\s+)?" + _BARE_VALUE,
     re.IGNORECASE,
 )
-_USE_RE = _compile(r"(?<![\w])(?:use|try|enter|type)\s+")  # "use X for the admin login"
+_USE_RE = _compile(r"(?:use|try|enter|type)\s+")  # "use X for the admin login"
 _USE_TAIL_RE = _compile(
     _BARE_VALUE + r"\s+(?:for|to|as|on|at|when)\s+(?:the|our|my|your|a|an)?\s*"
     r"(?:[\w.@'\-]{1,30}\s+){0,3}?(?:" + _LOGIN_NOUNS + r")(?![A-Za-z])",
     re.IGNORECASE,
 )
 _LOGIN_IS_RE = _compile(  # "the login for the VPN is X", "VPN login is X"
-    r"(?<![\w])(?:login|log-in|sign-in|logon|access code|door code|wifi key|wi-fi key|network key)"
+    r"(?:login|log-in|sign-in|logon|access code|door code|wifi key|wi-fi key|network key)"
 )
 _LOGIN_IS_TAIL_RE = _compile(
     r"(?:\s+(?:for|of|on|to)(?:\s+[\w.@'\-]{1,30}){1,4}?)?"
@@ -58,10 +58,10 @@ _LOGIN_IS_TAIL_RE = _compile(
 )
 # A key that is a password by its name, after ":" too ("wifi key: Kaffee2024"); a login's ":" is
 # often followed by the user name ("login: jsmith01"), so it is not here.
-_KEY_LABEL_RE = _compile(r"(?<![\w])(?:access code|door code|wifi key|wi-fi key|wlan key|wpa2? key|network key)")
+_KEY_LABEL_RE = _compile(r"(?:access code|door code|wifi key|wi-fi key|wlan key|wpa2? key|network key)")
 _KEY_LABEL_TAIL_RE = _compile(r"\s*[:=]\s*" + _BARE_VALUE)
 # "log in with X", "sign in as admin with X", "sign in with ana@example.com and X".
-_LOG_IN_WITH_RE = _compile(r"(?<![\w])(?:log\s*-?\s*in|sign\s*-?\s*in|logon|authenticate)")
+_LOG_IN_WITH_RE = _compile(r"(?:log\s*-?\s*in|sign\s*-?\s*in|logon|authenticate)")
 _LOG_IN_WITH_TAIL_RE = _compile(
     r"(?:\s+(?:as|to)(?:\s+[\w.@'\-]{1,40}){1,3}?)?\s+(?:with|using)\s+"
     r"(?:[\w.+\-]+@[\w.\-]+\s+(?:and|\+|/)\s+|(?:the\s+)?password\s+)?" + _BARE_VALUE,
@@ -103,13 +103,25 @@ def _bare_value(match: re.Match, taken: Spans, *, classes: int = 2) -> Iterator[
         yield "password_in_prose", start, end, 66
 
 
+# (words one of which the note must hold, where the words are, what follows them, how many kinds
+# of characters the value mixes): a product after "sign in with" ("ORCID-ID", "Azure-AD") mixes two.
+_LOGIN_HINTS = ("pass", "pw", "pin", "log", "sign", "credential")
+_BARE_FINDERS = (
+    (_LOGIN_HINTS, _SET_TO_RE, _SET_TO_TAIL_RE, 2),
+    (_LOGIN_HINTS, _USE_RE, _USE_TAIL_RE, 2),
+    (("log", "sign", "code", "key"), _LOGIN_IS_RE, _LOGIN_IS_TAIL_RE, 2),
+    (("key", "code"), _KEY_LABEL_RE, _KEY_LABEL_TAIL_RE, 3),
+    (("log", "sign", "authenticate"), _LOG_IN_WITH_RE, _LOG_IN_WITH_TAIL_RE, 3),
+)
+
+
 def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    # (where the words are, what follows them, how many kinds of characters the value mixes):
-    # a product after "sign in with" ("ORCID-ID", "Azure-AD") mixes two.
-    for finder, tail, classes in ((_SET_TO_RE, _SET_TO_TAIL_RE, 2), (_USE_RE, _USE_TAIL_RE, 2),
-                                  (_LOGIN_IS_RE, _LOGIN_IS_TAIL_RE, 2), (_KEY_LABEL_RE, _KEY_LABEL_TAIL_RE, 3),
-                                  (_LOG_IN_WITH_RE, _LOG_IN_WITH_TAIL_RE, 3)):
+    for hints, finder, tail, classes in _BARE_FINDERS:
+        if not any(hint in lowered for hint in hints):
+            continue  # none of the words the tail needs: most notes, at the cost of a few "in"s
         for core in finder.finditer(lowered):
+            if core.start() and (lowered[core.start() - 1].isalnum() or lowered[core.start() - 1] == "_"):
+                continue  # inside a word; tested here, not by a lookbehind, which slows re's scan
             match = tail.match(text, core.end())
             if match is not None:
                 yield from _bare_value(match, taken, classes=classes)

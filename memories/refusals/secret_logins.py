@@ -23,22 +23,32 @@ from memories.refusals.secret_values import _char_classes, _compile
 
 __all__ = ["find_login_values"]
 
-_EMAIL = r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"
 _SIDE = r"\s*[/|]\s*"
-_EMAIL_THEN_VALUE_RE = _compile(rf"(?<![\w.+\-]){_EMAIL}{_SIDE}(?P<val>[^\s\"'`/|]{{8,64}})")
-_VALUE_THEN_EMAIL_RE = _compile(rf"(?<![^\s=:(\[])(?P<val>[^\s\"'`/|=:]{{8,64}}){_SIDE}{_EMAIL}")
+# An address read out from its "@" (a pattern that starts with the local part is tried at every
+# character of a note: 0.12 ms a kilobyte).
+_LOCAL_PART_RE = _compile(r"[\w.+\-]+$")
+_DOMAIN_RE = _compile(r"[\w\-]+(?:\.[\w\-]+)+")
+# Read from each address found: the value after it, or the value before it.
+_VALUE_AFTER_RE = _compile(rf"{_SIDE}(?P<val>[^\s\"'`/|]{{8,64}})")
+_VALUE_BEFORE_RE = _compile(rf"(?<![^\s=:(\[])(?P<val>[^\s\"'`/|=:]{{8,64}}){_SIDE}$")
 _CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]{8,128}):\1(?=\s|$)")
 _SECURE_STRING_RE = _compile(r"(?i)convertto-securestring(?:\s+-\w+)*\s+(?P<val>[^\s\"'$(\-][^\s\"']{5,63})")
 
 
 def find_login_values(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if "@" in text:
-        for pattern in (_EMAIL_THEN_VALUE_RE, _VALUE_THEN_EMAIL_RE):
-            yield from _strong_values(pattern, text, taken)
+    at = text.find("@")
+    while at != -1:
+        local = _LOCAL_PART_RE.search(text, max(0, at - 64), at)
+        domain = _DOMAIN_RE.match(text, at + 1)
+        if local is not None and domain is not None:
+            after = _VALUE_AFTER_RE.match(text, domain.end())
+            before = _VALUE_BEFORE_RE.search(text, max(0, local.start() - 72), local.start())
+            yield from _strong_values([m for m in (after, before) if m is not None], taken)
+        at = text.find("@", at + 1)
     if "-u" in text or "--user" in text:
-        yield from _strong_values(_CURL_USER_RE, text, taken)
+        yield from _strong_values(_CURL_USER_RE.finditer(text), taken)
     if "securestring" in lowered:
-        yield from _strong_values(_SECURE_STRING_RE, text, taken)
+        yield from _strong_values(_SECURE_STRING_RE.finditer(text), taken)
 
 
 def _named_parts(value: str) -> bool:
@@ -47,8 +57,8 @@ def _named_parts(value: str) -> bool:
     return len(parts) > 1 and all(p.isalpha() or p.isdigit() or len(p) <= 3 for p in parts)
 
 
-def _strong_values(pattern: re.Pattern, text: str, taken: Spans) -> Iterator[Candidate]:
-    for match in pattern.finditer(text):
+def _strong_values(matches, taken: Spans) -> Iterator[Candidate]:
+    for match in matches:
         value = match.group("val").rstrip(".,;!?)")
         start = match.start("val")
         end = start + len(value)

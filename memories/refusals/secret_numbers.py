@@ -24,9 +24,10 @@ from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 
 __all__ = ["find_cards_and_pins", "luhn_valid"]
 
-_CARD_RE = re.compile(r"(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)"
-                      r"|(?<![\d\-./,])\d{4}(?:\.\d{4}){3}(?![\d\-]|[.,]\d)")  # "4539.1488.0343.6467"
+_CARD_RE = re.compile(r"(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)")
+_DOTTED_CARD_RE = re.compile(r"(?<![\d\-./,])\d{4}(?:\.\d{4}){3}(?![\d\-]|[.,]\d)")  # "4539.1488.0343.6467"
 # Issuer ranges of the card networks (first digits).
+_FOUR_DIGITS_DOT_RE = re.compile(r"\d{4}\.\d")
 _ISSUER_RE = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[5689]|30|6(?:011|4[4-9]|5|2)|5[06-9]|6)")
 _GROUPED_RE = re.compile(r"^\d{4}(?:[ \-]\d{4}){2,3}(?:[ \-]\d{1,3})?$|^\d{4}[ \-]\d{6}[ \-]\d{4,5}$")
 _CARD_WORDS = re.compile(
@@ -85,7 +86,8 @@ def luhn_valid(digits: str) -> bool:
 
 
 def _find_cards(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    for match in _CARD_RE.finditer(text):
+    dotted = _DOTTED_CARD_RE.finditer(text) if "." in text and _FOUR_DIGITS_DOT_RE.search(text) else ()
+    for match in [*_CARD_RE.finditer(text), *dotted]:
         written = match.group()
         digits = written.replace(" ", "").replace("-", "").replace(".", "")
         if not 13 <= len(digits) <= 19 or not _ISSUER_RE.match(digits) or not luhn_valid(digits):
