@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from memories.refusals.view import View
+from memories.refusals.view import View, replaced
 
 __all__ = ["UNREAD_CATEGORIES", "display_order", "spelt_apart", "undigited", "visible"]
 
@@ -41,18 +41,9 @@ def display_order(text: str) -> View | None:
     text has no override."""
     if "\u202e" not in text:
         return None
-    out: list[str] = []
-    places: list[tuple[int, int]] = []
-    position = 0
-    for run in _OVERRIDDEN_RE.finditer(text):
-        out.append(text[position: run.start(1)])
-        places.extend((i, i + 1) for i in range(position, run.start(1)))
-        out.append(run.group(1)[::-1])
-        places.extend((i, i + 1) for i in reversed(range(run.start(1), run.end(1))))
-        position = run.end(1)
-    out.append(text[position:])
-    places.extend((i, i + 1) for i in range(position, len(text)))
-    return View("".join(out), tuple(places))
+    return replaced(text, [(run.start(1), run.end(1), run.group(1)[::-1],
+                            [(i, i + 1) for i in reversed(range(run.start(1), run.end(1)))])
+                           for run in _OVERRIDDEN_RE.finditer(text)])
 
 
 def visible(text: str) -> str | None:

@@ -30,7 +30,7 @@ import unicodedata
 from memories.refusals.disguise import UNREAD_CATEGORIES, display_order
 from memories.refusals.normalise_code import char_codes, joined_literals, spelt_digits
 from memories.refusals.normalise_runs import separated_runs
-from memories.refusals.view import View
+from memories.refusals.view import View, replaced
 from memories.refusals.wordlists import table
 
 __all__ = ["View", "decode_base64_text", "views"]
@@ -199,23 +199,12 @@ def _unescaped(text: str) -> View | None:
     nothing is escaped."""
     if "\\" not in text and "&" not in text:
         return None
-    out: list[str] = []
-    places: list[tuple[int, int]] = []
-    position = 0
+    changes = []
     for escape in _ESCAPE_RE.finditer(text):
         char = _escaped_char(escape)
-        if char is None:
-            continue  # "&nbsp;" and the like: not a character a token is written with
-        out.append(text[position: escape.start()])
-        places.extend((i, i + 1) for i in range(position, escape.start()))
-        out.append(char)
-        places.append(escape.span())
-        position = escape.end()
-    if not position:
-        return None
-    out.append(text[position:])
-    places.extend((i, i + 1) for i in range(position, len(text)))
-    return View("".join(out), tuple(places))
+        if char is not None:  # "&nbsp;" and the like: not a character a token is written with
+            changes.append((escape.start(), escape.end(), char, [escape.span()]))
+    return replaced(text, changes)
 
 
 def _ascii_quoted(text: str) -> View | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memories.refusals.view import View
+from memories.refusals.view import View, replaced
 
 __all__ = ["char_codes", "joined_literals", "spelt_digits"]
 
@@ -137,24 +137,15 @@ def spelt_digits(text: str) -> View | None:
     one" reads "the pin is 4821". None when no four digits are spelt in a row."""
     if _DIGIT_WORD_SET.isdisjoint(text.lower().replace(",", " ").replace("-", " ").split()):
         return None
-    out: list[str] = []
-    places: list[tuple[int, int]] = []
-    position = 0
+    changes = []
     for run in _SPELT_DIGITS_RE.finditer(text):
         digits = list(_ONE_DIGIT_RE.finditer(run.group()))
         if all(d.group().isdigit() for d in digits):
             continue  # digits as written are scanned already
-        out.append(text[position: run.start()])
-        places.extend((i, i + 1) for i in range(position, run.start()))
-        for digit in digits:
-            out.append(_DIGIT_WORDS.get(digit.group().lower(), digit.group()))
-            places.append((run.start() + digit.start(), run.start() + digit.end()))
-        position = run.end()
-    if not position:
-        return None
-    out.append(text[position:])
-    places.extend((i, i + 1) for i in range(position, len(text)))
-    return View("".join(out), tuple(places))
+        changes.append((run.start(), run.end(),
+                        "".join(_DIGIT_WORDS.get(d.group().lower(), d.group()) for d in digits),
+                        [(run.start() + d.start(), run.start() + d.end()) for d in digits]))
+    return replaced(text, changes)
 
 
 # (run, a cheap test that the text may hold one, one code, its base), for char_codes.

@@ -21,3 +21,22 @@ class View:
     def original(self, start: int, end: int) -> tuple[int, int]:
         first, last = self.places[start], self.places[end - 1]
         return min(first[0], last[0]), max(first[1], last[1])  # a run read backwards, too
+
+
+def replaced(text: str, changes) -> View | None:
+    """``text`` with some runs read otherwise, as a view: each change is (start, end, what the run
+    reads, the place of each character read), in order. None when there is no change."""
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    position = 0
+    for start, end, reading, reading_places in changes:
+        out.append(text[position:start])
+        places.extend((i, i + 1) for i in range(position, start))
+        out.append(reading)
+        places.extend(reading_places)
+        position = end
+    if not out:
+        return None
+    out.append(text[position:])
+    places.extend((i, i + 1) for i in range(position, len(text)))
+    return View("".join(out), tuple(places))
