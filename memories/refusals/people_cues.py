@@ -173,6 +173,8 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
         nxt2 = tokens[i + 2]  # "Grant is off", not "January is 25% off"
         if nxt2.key in _POST_STATE or (nxt2.key in _POST_PASSIVE and tok.kind != "W"):
             return True
+        if nxt.key in {"has", "had", "will"} and nxt2.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
+            return True  # "Goode has appeared", "Ana had said", "Ana will decide"
         if (
             nxt2.key == "on"
             and i + 3 < len(tokens)
