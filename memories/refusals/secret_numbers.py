@@ -53,9 +53,13 @@ _PIN_RE = re.compile(
     r"(?<![A-Za-z])(?:(?:pin|PIN)(?:[ \-]?(?:code|number|nummer|no\.?|#))?"
     r"|" + _ACCESS_CODES +
     r"|" + _LOCKS + r"[ \-]?code"
-    r"|code(?=\s+(?:for|to|of)\s+(?:the\s+|our\s+)?(?:front\s+|back\s+|side\s+|main\s+)?" + _LOCKS + r"))"
+    r"|code(?=\s+(?:for|to|of)\s+(?:the\s+|our\s+)?(?:front\s+|back\s+|side\s+|main\s+)?" + _LOCKS + r")"
+    # French, German, Spanish and Portuguese: "digicode", "code de la porte", "Türcode",
+    # "código de la puerta", "código PIN".
+    r"|digicode|t(?:ü|ue)rcode|code\s+(?:de\s+)?(?:la\s+|l')?(?:porte|portail|entr[ée]e)"
+    r"|c[oó]digo\s+(?:pin|de\s+(?:la\s+)?puerta|da\s+porta|de\s+acesso|de\s+acceso))"
     r"(?P<about>\s+(?:for|of|to|on|at|für|de|du|pour|para)(?:\s+[\w.'\-]{1,30}){1,4}?)?"
-    r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es)\s+|(?(about)(?!)|\s+))"
+    r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es|é)\s+|(?(about)(?!)|\s+))"
     r"(?P<value>\d{3,8})(?![\d\w.,:/\-]|[.,]\d)",
     re.IGNORECASE,
 )

@@ -108,9 +108,11 @@ def _keyword_identifier(
 # --- "password: hunter2", "the password for prod is hunter2", "Passwort lautet ..." ---------
 
 _PASSWORD_WORDS = (
+    # Definite forms first: an alternation takes the first that matches ("lösenordet är …").
+    r"l(?:ö|o)senordet|passordet|adgangskoden|"
     r"password|passwd|pwd|passphrase|passcode|passwort|kennwort|contrase(?:ñ|n)a|senha|"
     r"mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord|adgangskode|salasana|"
-    r"heslo|jelsz(?:ó|o)|"
+    r"heslo|jelsz(?:ó|o)|mdp|"
     # Spelt to slip past a word list: "p@ssw0rd", "passw0rd", "p a s s w o r d", "pass word",
     # and short forms ("pword", "pswd", "psw", "p/w", any of "password"'s letters but p, s, w, d
     # dropped: "psswd", "pswrd", "paswrd", "pasword"), "code word"; before "pass" and "pw".
@@ -122,11 +124,12 @@ _PASSWORD_WORDS = (
 )
 _PASSWORD_CORE_RE = _compile(_PASSWORD_WORDS)
 _GLUABLE_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase"})
-_AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw"})
+_AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp"})  # "mdp" is French: its words are no English list's
+_GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 
-# Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!");
-# not CJK, so "パスワードはabc123です" stops before "です".
-_VALUE = r"[\x21\x23-\x26\x28-\x5f\x61-\x7e\u00c0-\u024f]{1,128}"
+# Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
+# Greek and Cyrillic ("Лето2024!"); not CJK, so "パスワードはabc123です" stops before "です".
+_VALUE = r"[\x21\x23-\x26\x28-\x5f\x61-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,128}"
 # A double-quoted value may have its quotes escaped, as in code that builds code
 # ($password = \"goodspec\";) or JSON inside a JSON string.
 _QUOTED_VALUE = (
@@ -147,7 +150,7 @@ _PASSWORD_TAIL_RE = _compile(
     r"(?P<sep>\s*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+|\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：→⇒➜⟶])\s*"
     r"|\s+(?:(?:has\s+been|have\s+been|got|gets|was|is|were)\s+(?:changed|set|reset|updated|rotated)\s+to|"
     r"is\s+now|is\s+still|set\s+to|"
-    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest)(?:\s*[:：]\s*|\s+)"
+    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest|är|je|on|—)(?:\s*[:：]\s*|\s+)"
     r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
     # "use password hunter2": a bare space only right after the keyword, never after "for ..."
     r"|(?(about)(?!)|\s+))"
@@ -230,6 +233,8 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
             continue  # "$password = Read-Host -AsSecureString": a PowerShell command's result
         if ambiguous and not separator(match) and not quoted and value[:1] in "?&<":
             continue  # "pass ?token=… on each call": the verb, then a query string or a template
+        if _GREEK_OR_CYRILLIC_RE.search(value) and value.isalpha():
+            continue  # "пароль: сменить завтра": a word of a language the word lists do not hold
         if _acceptable_password(value, strength=strength, quoted=quoted):
             position = max(position, end)
             yield "password_in_prose", start, end, 70
