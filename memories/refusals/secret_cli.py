@@ -32,12 +32,14 @@ _COMMAND_RE = re.compile(
 )
 _VALUE = r"(?:'(?P<sq>[^'\n]{1,128})'|\"(?P<dq>[^\"\n]{1,128})\"|(?P<val>[^\s'\"]{1,128}))"
 _HOW = {"space": r"\s+" + _VALUE, "glued": _VALUE, "percent": r"\s+['\"]?[^\s%'\"]{1,64}%" + _VALUE}
-_FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags if how != "first"]
+_FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags if how in _HOW]
              for command, flags in _FLAGS.items()}
-# "first": the command's first argument is the password, when the line has the flag
-# ("ConvertTo-SecureString 'Wq7!…' -AsPlainText").
-_FIRST_WITH = {command: flag for command, flags in _FLAGS.items() for flag, how in flags if how == "first"}
-_FIRST_RE = re.compile(r"[ \t]+" + _VALUE)
+# "first" / "argN": the command's first (N-th) argument that is no flag is the password, when the
+# line has the flag ("ConvertTo-SecureString 'Wq7!…' -AsPlainText", "htpasswd -b file user Wq7!…",
+# "net use Z: \\srv\share Wq7!… /user:ana").
+_ARG_WITH = {command: (flag, 1 if how == "first" else int(how[3:]))
+             for command, flags in _FLAGS.items() for flag, how in flags if how not in _HOW}
+_ARG_RE = re.compile(r"[ \t]+" + _VALUE)
 _VARIABLE_RE = re.compile(r"^(?:\$\w+|\$\{[^}]*\}|%\w+%|\$\(.*\))$")
 
 
@@ -47,9 +49,9 @@ def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         line_end = text.find("\n", command.end())
         line_end = len(text) if line_end == -1 else line_end
         matches = [match for flag_re in _FLAG_RES[key] for match in flag_re.finditer(text, command.end(), line_end)]
-        if key in _FIRST_WITH and _FIRST_WITH[key].lower() in text[command.end():line_end].lower():
-            first = _FIRST_RE.match(text, command.end(), line_end)
-            matches += [first] if first is not None else []
+        if key in _ARG_WITH and _ARG_WITH[key][0].lower() in text[command.end():line_end].lower():
+            argument = _nth_argument(text, command.end(), line_end, _ARG_WITH[key][1])
+            matches += [argument] if argument is not None else []
         for match in matches:
             group = next(g for g in ("sq", "dq", "val") if match.group(g) is not None)
             value = match.group(group)
@@ -60,3 +62,17 @@ def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candid
                 continue
             if _acceptable_password(value, strength="weak", quoted=group != "val"):
                 yield "cli_password", start, end, 66
+
+
+def _nth_argument(text: str, start: int, end: int, n: int) -> re.Match | None:
+    """The ``n``-th argument after ``start`` that is no flag ("-b", "/user:ana")."""
+    position = start
+    while (match := _ARG_RE.match(text, position, end)) is not None:
+        position = match.end()
+        if match.group("val") is not None and match.group("val")[:1] in "-/":
+            continue
+        n -= 1
+        if n == 0:
+            return match
+    return None
+

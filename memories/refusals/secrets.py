@@ -71,6 +71,7 @@ from memories.refusals.secret_products import find_product_named_keys
 from memories.refusals.secret_prose import _find_prose_passwords, _find_user_password_pairs
 from memories.refusals.secret_random import _TOKEN_RUN_RE, _find_high_entropy
 from memories.refusals.secret_seeds import find_seed_phrases
+from memories.refusals.secret_tables import find_table_passwords
 from memories.refusals.secret_values import (  # noqa: F401 - tests pin these to detect-secrets
     _BASE64_ENTROPY,
     _HEX_ENTROPY,
@@ -95,6 +96,7 @@ _PROSE_FINDERS = (
     _find_bare_passwords,
     _find_value_first_passwords,
     find_login_values,
+    find_table_passwords,
     find_seed_phrases,
     find_cards_and_pins,
     _find_auth_headers,

@@ -1,0 +1,83 @@
+"""Passwords in a table's column or a Terraform variable's default (R-SAVE-2, issue 18,
+thirteenth session; found probing structured notes, no outside case read):
+
+* a header row (Markdown "| user | password |", CSV, TSV or ";") names a credential column, and a
+  row below it holds a value there ("| admin | Xk9#mP2qLr |");
+* ``variable "db_password" { … default = "Xk9#mP2qLr" }``: the variable's name says what the
+  default is.
+
+Values are read as after "password:" (secret_values._acceptable_password, weak): "hashed",
+"n/a", "********", "see vault", a template or a variable pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_values import _acceptable_password, _compile
+
+__all__ = ["find_table_passwords"]
+
+_CREDENTIAL_COLUMN_RE = _compile(
+    r"(?i)(?:[a-z0-9]+[_ \-])*(?:password|passwd|pwd|passphrase|secret|token|api[_ \-]?key|access[_ \-]?key"
+    r"|secret[_ \-]?key|private[_ \-]?key|credentials?)s?")
+_DELIMITERS = ("|", "\t", ";", ",")
+_SEPARATOR_ROW_RE = _compile(r"^[\s|:\-+]+$")
+_ROWS_READ = 20
+_VARIABLE_RE = _compile(
+    r"variable\s+\"(?P<name>[\w\-]*(?:password|passwd|secret|token|api_?key|private_?key)[\w\-]*)\"\s*\{"
+    r"[^{}]{0,400}?\bdefault\s*=\s*\"(?P<val>[^\"\n]{1,128})\"", re.IGNORECASE)
+
+
+def find_table_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "\n" in text and any(word in lowered for word in ("pass", "pwd", "secret", "token", "key", "credential")):
+        yield from _column_values(text, taken)
+    if "variable" in lowered and "default" in lowered:
+        for match in _VARIABLE_RE.finditer(text):
+            if _acceptable_password(match.group("val"), strength="weak", quoted=True) and not _overlaps(
+                    taken, *match.span("val")):
+                yield "password_in_prose", match.start("val"), match.end("val"), 66
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """The (start, end) of each cell of ``line``, spaces and a Markdown row's outer bars left out."""
+    spans, start = [], 0
+    for index in [*(i for i, c in enumerate(line) if c == delimiter), len(line)]:
+        cell = line[start:index]
+        left = len(cell) - len(cell.lstrip())
+        spans.append((start + left, start + len(cell.rstrip())))
+        start = index + 1
+    if delimiter == "|" and line.strip().startswith("|"):
+        spans = spans[1:-1] if line.strip().endswith("|") else spans[1:]
+    return spans
+
+
+def _column_values(text: str, taken: Spans) -> Iterator[Candidate]:
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    for number, line in enumerate(lines):
+        delimiter = next((d for d in _DELIMITERS if d in line), None)
+        if delimiter is None:
+            continue
+        header = [line[a:b] for a, b in _cells(line, delimiter)]
+        columns = [k for k, cell in enumerate(header) if _CREDENTIAL_COLUMN_RE.fullmatch(cell.strip("`*\"' "))]
+        if not columns or len(header) < 2:
+            continue
+        for row_number in range(number + 1, min(len(lines), number + 1 + _ROWS_READ)):
+            row = lines[row_number]
+            if _SEPARATOR_ROW_RE.match(row):
+                continue
+            cells = _cells(row, delimiter)
+            if len(cells) != len(header):
+                break  # the table ends
+            for k in columns:
+                start, end = cells[k]
+                value = row[start:end].strip("`\"'")
+                begin = offsets[row_number] + start + (len(row[start:end]) - len(row[start:end].lstrip("`\"'")))
+                if (value and " " not in value and _acceptable_password(value, strength="weak")
+                        and not _overlaps(taken, begin, begin + len(value))):
+                    yield "password_in_prose", begin, begin + len(value), 66
