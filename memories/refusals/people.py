@@ -289,8 +289,8 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
         if used[i] or tok.kind in "XP" or tok.code:
             continue
         if tok.cap:
-            if tok.kind in "SL" and tok.key not in lex.wordlike:
-                held = True  # "Priya prefers CSV", "send it to Okafor"
+            if tok.kind in "SL" and tok.key not in lex.wordlike and tok.key not in lex.lone_needs_cue:
+                held = True  # "Priya prefers CSV", "send it to Okafor" (not "the Stan model")
             elif tok.kind == "E":
                 held = False
             elif (pre := _pre_cue(text, tokens, i)) == "people" or (

@@ -20,6 +20,7 @@ from memories.refusals.people_words import (
     _EXTRA_FIRST,
     _EXTRA_LAST,
     _JOB_HEADS_NOT_PEOPLE,
+    _NAMES_FREQUENT_AS_NAMES,
     _NON_LATIN_FAKER_LANGUAGES,
     _PARTICLES,
     _PLACES,
@@ -42,6 +43,7 @@ class _Lexicon:
     wordlike: frozenset[str]  # names from one language's list that are English words
     roles: frozenset[str]  # what people are: "engineer", "surveyors" (said_to_be_a_person)
     english_surnames: frozenset[str]  # Faker's en_US and en_GB surnames: "smith", "brown", "page"
+    lone_needs_cue: frozenset[str] = frozenset()  # names, but alone they also name brands: "Stan", "Carson"
 
 
 _lexicon: _Lexicon | None = None
@@ -217,10 +219,10 @@ def _build() -> _Lexicon:
     english, frequent = _english_words()
     # Names that are also less frequent English words ("Handler", "Decimal") and that only
     # one language's list has: taken for names only with more evidence.
-    plain_names = multi | _EXTRA_FIRST | _EXTRA_LAST | _COMMON_NAMES
+    plain_names = multi | _EXTRA_FIRST | _EXTRA_LAST | _COMMON_NAMES | _NAMES_FREQUENT_AS_NAMES
     wordlike = ((first | last) & english) - plain_names
     # Ranked high in English because they are words, not because they are names.
-    ambiguous = ((first | last) & frequent) - _COMMON_NAMES
+    ambiguous = ((first | last) & frequent) - _COMMON_NAMES - _NAMES_FREQUENT_AS_NAMES
     ambiguous |= _AMBIGUOUS_EXTRA
     ambiguous |= (first | last) & (_PLACES | _CALENDAR)
     first -= _TITLES
@@ -234,6 +236,7 @@ def _build() -> _Lexicon:
         wordlike=frozenset(wordlike),
         roles=_job_roles(),
         english_surnames=_english_surnames(),
+        lone_needs_cue=frozenset(_NAMES_FREQUENT_AS_NAMES & (first | last)),
     )
 
 

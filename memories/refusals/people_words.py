@@ -17,6 +17,8 @@ from memories.refusals.wordlists import entries, pairs, table, words
 # Names that are among the most frequent English words only because they are names: they
 # stay plain names (rule 3). Less those that are frequent words first ("Will", "Grant").
 _COMMON_NAMES = words("people_common_names") - words("people_common_names_ambiguous")
+# Names frequent only as names ("Stephanie", "Cohen"): names in a run, alone only with a cue.
+_NAMES_FREQUENT_AS_NAMES = words("people_names_frequent_as_names")
 
 # Common words that are names too: ambiguous even when wordfreq does not rank them high
 # (the frequent ones are found through wordfreq).

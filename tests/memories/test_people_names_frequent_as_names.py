@@ -1,9 +1,10 @@
 """Issue 18, people (SPEC R-SAVE-3b), thirteenth session: a name that wordfreq ranks among the
 frequent English words only because it is a name ("Stephanie", "Maggie", "Cohen") was read as
-ambiguous, so "Maggie Cohen" alone was no name. Such names are now plain names: those no English
-dictionary has as a lower-case word (people_common_names.txt says how the list was made). Places,
-peoples and firms that the list left out stay what they were; a firm's word after another
-capitalised word ("Kennedy Space Center") makes the run a firm's.
+ambiguous, so "Maggie Cohen" alone was no name. Such names (people_names_frequent_as_names.txt
+says how the list was made) are now names in a run of names, and alone with a cue, as tools,
+places and brands are named with them ("the Stan model", "Carson City"). Places, peoples and
+firms the list left out stay what they were; a firm's word after another capitalised word
+("Kennedy Space Center") makes the run a firm's.
 
 Held cases fail on 2f75704; the others pass on both.
 """
@@ -26,6 +27,9 @@ def test_a_name_frequent_only_as_a_name_is_held(text):
 
 
 @pytest.mark.parametrize("text", [
+    "Fit the hierarchical model in Stan, not PyMC.",
+    "Carson City sales doubled.",
+    "Winston logger is noisy, switch to pino.",
     "Launch window at Kennedy Space Center moved to Friday.",
     "Gabriel Resources shares rose after the ruling.",
     "The French team ships the release on Friday.",
