@@ -128,7 +128,8 @@ def test_there_are_data_files():
     # services addressed by handle (people_cues.py: "@dependabot"), and what a team builds and
     # names after a codename (people_addresses.py: "the Marquez lineage check"), and the words
     # that make a separate "key" / "token" a key of data (secret_context.py: "cache key …"), and
-    # the legal forms and firm's words of Faker's company providers (people_firms.py)
+    # the legal forms and firm's words of Faker's company providers (people_firms.py), and the
+    # names frequent in English only as names (people_lexicon.py, thirteenth session)
     assert len(DATA_FILES) == 55
 
 
