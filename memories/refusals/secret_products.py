@@ -21,7 +21,7 @@ from memories.refusals.secret_random import (
     _GIT_SHA_LENGTH,
     _context_names_an_id,
     _encodes_plain_text,
-    is_coin_address,
+    is_public_address,
 )
 from memories.refusals.secret_values import (
     _HEX_RE,
@@ -82,7 +82,7 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
             # the name is the assignment rules' ("syncToken" is a position, secret_context)
         if _overlaps(taken, start, end) or not _looks_random(value, with_keyword=True):
             continue
-        if _UUID_RE.fullmatch(value) or _is_non_secret_value(value) or is_coin_address(value):
+        if _UUID_RE.fullmatch(value) or _is_non_secret_value(value) or is_public_address(value):
             continue
         is_hex = _HEX_RE.fullmatch(value) is not None
         if is_hex and len(value) == _GIT_SHA_LENGTH and not _mixed_case(value):

@@ -129,6 +129,17 @@ def is_coin_address(token: str) -> bool:
     return checksum == payload[-4:]
 
 
+# Bech32 strings whose human-readable part says they are public: a Nostr public key ("npub1…",
+# NIP-19), an age recipient ("age1…"), Bitcoin and Litecoin segwit addresses ("bc1…", "ltc1…").
+_PUBLIC_BECH32_RE = _compile(r"(?:npub|age|bc|tb|ltc)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,90}")
+
+
+def is_public_address(token: str) -> bool:
+    """An address or public key published to be used by others (coin addresses, Nostr and age
+    public keys): never a secret, whatever product name stands before it."""
+    return is_coin_address(token) or _PUBLIC_BECH32_RE.fullmatch(token) is not None
+
+
 # A git object name is 40 hex digits (SHA-1). Notes of a data team quote them all the time
 # ("release v7.7 is tagged at ..."), so one is a secret only when the words around it say so.
 _GIT_SHA_LENGTH = 40
@@ -207,7 +218,7 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue
         if token.startswith("AAAA") and _is_ssh_public_key(token):
             continue  # public keys are meant to be shared
-        if is_coin_address(token):
+        if is_public_address(token):
             continue  # so are the addresses a wallet is paid to
         if any(b_start <= start and end <= b_end for b_start, b_end in public_blocks):
             continue

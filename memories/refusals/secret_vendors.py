@@ -44,6 +44,13 @@ VENDOR_RULES: list[_Rule] = [
     # written upper-case: "AGE-SECRET-KEY-1" + 58 characters of the Bech32 alphabet.
     _vendor("age_secret_key", r"(?i)AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{50,70}",
             ("age-secret-key-1",), accept=_bounded_left, priority=95),
+    # Nostr (NIP-19): a private key is Bech32 with the HRP "nsec": "nsec1" + 58 characters.
+    _vendor("nostr_private_key", r"nsec1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}(?![a-z0-9])", ("nsec1",),
+            accept=_bounded_left, priority=95),
+    # An OpenSSH private key's body without its armour: base64 of the magic "openssh-key-v1\0"
+    # (PROTOCOL.key in OpenSSH's sources) always starts "b3BlbnNzaC1rZXktdjEA".
+    _vendor("private_key", r"b3BlbnNzaC1rZXktdjEA[A-Za-z0-9+/=]{20,}", ("b3blbnnzac1rzxktdjea",),
+            accept=_bounded_left, priority=96),
     # Discord bot tokens: base64 user id . timestamp . HMAC; the HMAC grew from 27 to 38 characters.
     _vendor("discord_token", r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
             ("",), accept=_bounded, priority=81, min_run=24),
