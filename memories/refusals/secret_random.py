@@ -108,6 +108,28 @@ def _is_ssh_public_key(token: str) -> bool:
     return head[:3] == b"\x00\x00\x00" and head[4:].startswith((b"ssh-", b"ecdsa-", b"sk-"))
 
 
+# The base64 of the first bytes of an image or a document: PNG, JPEG, GIF, WebP, PDF, SVG.
+_PDF_HEADER_RE = _compile(rb"%PDF-\d\.\d")
+_MEDIA_MAGIC = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0", "PHN2Zy", "PD94bWwg")
+
+
+
+def _is_media(token: str) -> bool:
+    """The run decodes to the header of an image or a PDF, not only to its first bytes (a key
+    written after "iVBORw0KGgo" is no PNG): PNG's IHDR chunk, JPEG's second marker, GIF's
+    version, WebP's RIFF form, PDF's version."""
+    try:
+        head = base64.b64decode(token[:24])
+    except (binascii.Error, ValueError):
+        return False
+    return (head[:16] == b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+            or (head[:3] == b"\xff\xd8\xff" and head[3:4] in (b"\xe0", b"\xe1", b"\xdb", b"\xee"))
+            or head[:6] in (b"GIF87a", b"GIF89a")
+            or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+            or _PDF_HEADER_RE.match(head) is not None
+            or head[:4] in (b"<svg", b"<?xm"))
+
+
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _BASE58_DIGITS = {c: i for i, c in enumerate(_BASE58)}
 
@@ -218,6 +240,8 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue
         if token.startswith("AAAA") and _is_ssh_public_key(token):
             continue  # public keys are meant to be shared
+        if token.startswith(_MEDIA_MAGIC) and _is_media(token):
+            continue  # an image or a PDF in base64 ("iVBORw0KGgo…" is a PNG): data, not a key
         if is_public_address(token):
             continue  # so are the addresses a wallet is paid to
         if any(b_start <= start and end <= b_end for b_start, b_end in public_blocks):

@@ -25,3 +25,16 @@ def test_a_private_key_body_is_refused(text):
 ])
 def test_public_keys_pass(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("text, refused", [
+    ("base64 logo: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+     False),
+    ("jpg /9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRT/",
+     False),
+    ("remember iVBORw0KGgoXk9mP2qLr8T2vW4yZ8bC3dQ7Xk9mP2qLr8T2vW4yZ8bC3dQ7", True),
+])
+def test_an_image_in_base64_is_data_but_not_a_key_behind_its_first_letters(text, refused):
+    """A PNG or a JPEG in base64 (its header decoded, not only its first letters) is no random
+    key; a key written after "iVBORw0KGgo" still is. The images were refused at 2f75704."""
+    assert bool(find_secrets(text)) is refused
