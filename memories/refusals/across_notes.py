@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memories.refusals.gate import Findings
+from memories.refusals.normalise import views
 from memories.refusals.secret_seeds import find_seed_phrases
 from memories.refusals.secrets import find_secret_formats
 
@@ -41,6 +42,18 @@ class SplitSecret:
 
 
 def _runs(text: str) -> list[tuple[int, int, str]]:
+    """The longest token-shaped runs of ``text``, as written and as its readings give them (a half
+    written "g h p _ R 8 x 2 …" or in look-alike letters is a run once read; memories.refusals.
+    normalise), each with its place in ``text``."""
+    runs = _runs_of(text)
+    for view in views(text):
+        runs += [(*view.original(start, end), run) for start, end, run in _runs_of(view.text)]
+    runs = list({run: (start, end, run) for start, end, run in runs}.values())
+    runs.sort(key=lambda r: -(r[1] - r[0]))
+    return runs[:_MAX_RUNS]
+
+
+def _runs_of(text: str) -> list[tuple[int, int, str]]:
     runs = []
     for match in _RUN_RE.finditer(text):
         run = match.group().strip(".:=")
@@ -48,8 +61,7 @@ def _runs(text: str) -> list[tuple[int, int, str]]:
             continue  # a plain word is no half of a token
         start = match.start() + match.group().find(run)
         runs.append((start, start + len(run), run))
-    runs.sort(key=lambda r: -(r[1] - r[0]))
-    return runs[:_MAX_RUNS]
+    return runs
 
 
 def find_split_secrets(earlier: Sequence[str], value: str) -> list[SplitSecret]:

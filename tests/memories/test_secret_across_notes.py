@@ -60,6 +60,17 @@ def test_a_token_in_three_saves_of_one_turn_is_refused(owner, eu_ws):
     assert not notes(eu_ws).filter(key="ci.bot.part2").exists()
 
 
+def test_a_half_written_apart_completes_a_secret_too(owner, eu_ws):
+    """Thirteenth session: the halves are read as the detector reads a note (a half with a space
+    between its characters is a run once joined); fails on 2f75704."""
+    client = token_client(owner)
+    turn = start_turn(client, eu_ws)
+    first = tool_save(client, eu_ws, turn["id"], key="ci.bot.part1", value="first half: " + " ".join(FIRST))
+    assert first.status_code == 201, first.json()
+    second = tool_save(client, eu_ws, turn["id"], key="ci.bot.part2", value=f"second half: {SECOND}")
+    assert second.status_code == 400 and second.json()["code"] == "secret_across_notes", second.json()
+
+
 def test_a_new_version_of_a_key_that_completes_a_secret_is_refused(owner, eu_ws):
     client = token_client(owner)
     saved = person_save(client, eu_ws, key="deploy.hint", value=f"starts {FIRST}")
