@@ -99,18 +99,16 @@ from memories.refusals.disguise import spelt_apart, undigited, visible
 from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
     _capitals_runs,
-    _dotted_names,
-    _email_names_person,
     _joined,
     _lower_pair,
     _mark_tech_phrases,
     _post_cue,
     _pre_cue,
-    handles,
     initialled,
     name_given,
     spoken_to,
 )
+from memories.refusals.people_handles import _dotted_names, _email_names_person, handles
 from memories.refusals.people_lexicon import (
     _get_lexicon,
     load,

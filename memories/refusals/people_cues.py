@@ -1,7 +1,6 @@
 """The person detector's context cues (R-SAVE-3b): the words before and after a name that say it
-is a person ("ask Will", "Grant is on leave", "Jordan from sales"), names in email addresses and
-handles, and names written as no other words are: in capitals ("PRIYA RAMAN") or joined as one
-identifier ("chidi.okonkwo").
+is a person ("ask Will", "Grant is on leave", "Jordan from sales", "J. Smith"), and names written
+in capitals ("PRIYA RAMAN"). Names in e-mail addresses, handles and logins are people_handles.py's.
 """
 
 from __future__ import annotations
@@ -9,19 +8,14 @@ from __future__ import annotations
 import re
 
 from memories.refusals.people_lexicon import (
-    _key,
     _Lexicon,
 )
 from memories.refusals.people_tokens import (
-    _korean_given,
     _Token,
 )
 from memories.refusals.people_words import (
     _DEPT_PREPS,
-    _EMAIL_ROLES,
-    _FUNCTION,
     _GROUPS,
-    _HANDLE_SERVICES,
     _PERSON_NOUNS,
     _POST_PASSIVE,
     _POST_STATE,
@@ -33,7 +27,6 @@ from memories.refusals.people_words import (
     _PRE_PERSONAL_PAIRS,
     _PRE_SKIP,
     _PRE_WEAK,
-    _TECH,
     _TECH_PHRASES,
     _TITLES,
 )
@@ -191,68 +184,6 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
     return False
 
 
-def _nobodys_word(part: str) -> bool:
-    """A word of an address or a handle that names a tool, a role, a team or nothing at all."""
-    return part in _TECH or part in _EMAIL_ROLES or part in _GROUPS or part in _FUNCTION
-
-
-def _common_surname(part: str, lex: _Lexicon) -> bool:
-    return len(part) >= 3 and part in lex.last and (part not in lex.ambiguous or part in lex.english_surnames)
-
-
-def _email_names_person(local: str, lex: _Lexicon) -> bool:
-    """Does the local part of an email address hold a person's name?"""
-    key = _key(local)
-    if key in _EMAIL_ROLES:
-        return False
-    parts = [re.sub(r"\d+$", "", p) for p in re.split(r"[._+\-]+", key)]
-    parts = [p for p in parts if p and p.isalpha()]
-    if not parts or all(p in _EMAIL_ROLES or p in _GROUPS or p in _TECH for p in parts):
-        return False
-
-    def named(p: str) -> bool:
-        if _nobodys_word(p):
-            return False
-        return p in lex.first or p in lex.last or (p not in lex.english and _korean_given(p))
-
-    def strong(p: str) -> bool:
-        return named(p) and p not in lex.ambiguous
-
-    def surname_like(p: str) -> bool:
-        return len(p) >= 3 and (strong(p) or p not in lex.english) and p not in _TECH
-
-    if len(parts) >= 2:
-        long_parts = [p for p in parts if len(p) > 1]
-        if any(strong(p) for p in long_parts):
-            return True  # "ana.lopez", "priya.ops"
-        if len(long_parts) < len(parts):
-            # "j.okafor", "d.tehrani": an initial and a surname; "j.smith" too (as "jsmith" below)
-            return any(surname_like(p) or _common_surname(p, lex) for p in long_parts)
-        if sum(named(p) for p in long_parts) >= 2:
-            return True  # "will.young"
-        # "mark_whitfield": a first name and a word that is no English word
-        return any(p in lex.first for p in long_parts) and any(
-            surname_like(p) for p in long_parts if p not in lex.first
-        )
-    word = parts[0]
-    if word in lex.english:
-        return strong(word) and word not in lex.wordlike and word not in lex.frequent
-    if strong(word):
-        return True  # "priya@"
-    # "jokafor", "sdahl", "hlim": an initial and a surname
-    rest = word[1:]
-    if _common_surname(rest, lex):
-        return True  # "jsmith", "kbrown": a common surname, even one that is a word
-    for particle in ("von", "van", "de", "del", "della", "le", "la", "al", "el", "di", "da"):
-        if rest.startswith(particle) and rest[len(particle) :] in lex.last:
-            return True  # "fvonbulow"
-    # "anamartinez", "taeyangsong"
-    return any(
-        named(word[:k]) and word[:k] not in lex.ambiguous and named(word[k:])
-        for k in range(3, len(word) - 2)
-    )
-
-
 # "What's your last name? Nielsen", "my name is Višeslav", "people call me bertram": the word
 # after a question or statement of someone's name is that name, whatever its case.
 _NAME_GIVEN_BEFORE = re.compile(
@@ -302,75 +233,6 @@ def spoken_to(text: str, tok: _Token) -> bool:
     if before and before[-1] not in ".!?\n:":
         return False
     return _SPOKEN_TO_AFTER.match(text, tok.raw_end) is not None
-
-
-# "ping @priya", "cc @j.doe": a chat or code host's handle (not an email: no domain after it; not
-# a URL's "user:password@host": a handle starts a word).
-_HANDLE_RE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))@(?P<handle>[A-Za-z][\w.\-]{1,38})(?![\w@])")
-
-
-def handles(text: str, emails: list[tuple[int, int]], lex: _Lexicon) -> list[tuple[int, int, bool]]:
-    """(start, end, whether it names a person) of each handle outside the emails, judged as an
-    email's local part is ("@data-team" and "@dependabot" name nobody)."""
-    if "@" not in text:
-        return []
-    found = []
-    for match in _HANDLE_RE.finditer(text):
-        if any(s <= match.start() < e for s, e in emails):
-            continue
-        handle = match.group("handle").rstrip(".-")
-        end = match.start() + 1 + len(handle)
-        # "@JacobRhines" reads as "Jacob.Rhines"; "@skooba you're …" opens a line spoken to someone.
-        named = (_email_names_person(_CAMEL_HUMP_RE.sub(".", handle), lex)
-                 or _addressed_handle(text, match.start(), end, handle, lex))
-        found.append((match.start(), end, named))
-    return found
-
-
-_CAMEL_HUMP_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
-# What follows a handle that opens a line and speaks to its owner: words, not code ("@dataclass"
-# alone on its line, "@app.route(" and "@Override" are decorators and annotations).
-_ADDRESSED_AFTER_RE = re.compile(r":?[ \t]+(?!(?:public|private|protected|internal|static|final|void|class|"
-                                 r"def|fun|function|async|export|const|val|var|override|abstract|interface)\b)"
-                                 r"[A-Za-z']")
-
-
-def _addressed_handle(text: str, start: int, end: int, handle: str, lex: _Lexicon) -> bool:
-    """A handle opening a line, then words: "@skooba your are glossing over …", "@Steeven added a
-    sketch"; not a word, a team, a role, a bot or a tool ("@here", "@data-team", "@mlops",
-    "@dependabot", "@qa-bot"), nor an annotation before code ("@Transactional public void …")."""
-    if text[text.rfind("\n", 0, start) + 1:start].strip() or not _ADDRESSED_AFTER_RE.match(text, end):
-        return False
-    if "." in handle or text.startswith("(", end):
-        return False
-    parts = [part for part in re.split(r"[_\-]+", _CAMEL_HUMP_RE.sub("_", handle).lower()) if part]
-    return not any(part in lex.english or _nobodys_word(part) or part in _HANDLE_SERVICES
-                   or part.endswith(("bot", "ops")) for part in parts)
-
-
-# A first name and a surname joined by a dot or an underscore, as a login or a file name writes
-# them ("priya_raman.csv"); not inside a path, a URL or a call ("ana.lopez(", "/srv/ana.lopez/").
-_DOTTED_PAIR_RE = re.compile(r"(?<![\w.@/\\-])([^\W\d_]{3,})[._]([^\W\d_]{3,})"
-                             r"(?:(?=\.[A-Za-z0-9]{2,5}(?![\w.@/\\(-]))|(?![\w.@/\\(-]))")
-
-
-_DOTTED_HINT_RE = re.compile(r"[^\W\d_][._][^\W\d_]")  # a letter, a dot or underscore, a letter: cheap to look for
-
-
-def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> list[tuple[int, int]]:
-    """Rule 5b: "chidi.okonkwo", "Priya_Raman": a plain first name (no English word) and a known
-    surname, joined as one identifier."""
-    if _DOTTED_HINT_RE.search(text) is None:
-        return []
-    found = []
-    for match in _DOTTED_PAIR_RE.finditer(text):
-        first, last = match.group(1).lower(), match.group(2).lower()
-        if any(s <= match.start() < e for s, e in taken):
-            continue
-        if (first in lex.first and first not in lex.english and first not in lex.ambiguous
-                and last in lex.last and last not in lex.ambiguous and last not in lex.frequent):
-            found.append(match.span())
-    return found
 
 
 _CAPITALS_HINT_RE = re.compile(r"[A-Z]{2}[^\W\d_]*[ ]+[A-Z]{2}")  # two words in capitals in a row
