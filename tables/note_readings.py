@@ -27,7 +27,6 @@ from urllib.parse import unquote
 from memories.refusals.disguise import spelt_apart, undigited, visible
 from memories.refusals.normalise_code import spelt_digits
 from memories.refusals.people_readings import camel_words
-from memories.refusals.view import View
 
 __all__ = ["readings"]
 
@@ -75,10 +74,10 @@ def _number_readings(text: str) -> list[str]:
 def readings(text: str) -> list[str]:
     """Each other reading of ``text`` worth looking up; empty for most notes."""
     found: list[str] = []
-    for disguised in (visible(text), undigited(text), spelt_apart(text), text.translate(_DASHES),
-                      spelt_digits(text), unquote(text) if "%" in text else None,
-                      html.unescape(text) if "&" in text else None):
-        reading = disguised.text if isinstance(disguised, View) else disguised
+    digits = spelt_digits(text)  # a view with the places the secret detector needs; here its text
+    for reading in (visible(text), undigited(text), spelt_apart(text), text.translate(_DASHES),
+                    digits.text if digits is not None else None, unquote(text) if "%" in text else None,
+                    html.unescape(text) if "&" in text else None):
         if reading is not None and reading != text:
             found.append(reading)
             found.extend(_plain_readings(reading))

@@ -92,17 +92,18 @@ def _split_tokens(earlier: Sequence[str], value: str) -> list[SplitSecret]:
     lines: list[str] = []
     joins: list[tuple[int, int, int, int]] = []  # line start, join offset, new start, new end
     position = 0
-    for text in earlier[:_MAX_EARLIER]:
-        if text == value:
-            continue  # the same text again (a keep, a re-save) is no second part
-        for _, _, old in _runs(text):
+    # Each earlier text's runs, read once (a run's readings make it the costly step); the same
+    # text again (a keep, a re-save) is no second part.
+    earlier_runs = {i: _runs(text) for i, text in enumerate(earlier[:_MAX_EARLIER]) if text != value}
+    for runs in earlier_runs.values():
+        for _, _, old in runs:
             for new_start, new_end, new in new_runs:
                 for first, second in ((old, new), (new, old)):
                     lines.append(first + second)
                     joins.append((position, len(first), new_start, new_end))
                     position += len(first) + len(second) + 1
     # A token in three parts: two earlier runs of different saves, then the new one.
-    recent = [[run for _, _, run in _runs(text)[:_TRIPLE_RUNS]] for text in earlier[:_TRIPLE_TEXTS] if text != value]
+    recent = [[run for _, _, run in earlier_runs[i][:_TRIPLE_RUNS]] for i in range(_TRIPLE_TEXTS) if i in earlier_runs]
     for i, first_runs in enumerate(recent):
         for j, second_runs in enumerate(recent):
             if i == j:
