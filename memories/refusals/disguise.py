@@ -61,7 +61,7 @@ def undigited(text: str) -> str | None:
     """``text`` with the digits that stand for letters in its words read as those letters
     ("Pr1ya R4man" -> "Priya Raman"): a word written as a name once read ("L0pez", not
     "deadbe3f"), that starts and ends with a letter, has three letters or more and one or two
-    such digits and no other ("S3", "p95", "k8s", "han57" stay). None when no
+    such digits and no other ("S3", "k8s", "B2B", "han57" stay). None when no
     word has them."""
     if _LETTER_DIGIT_LETTER_RE.search(text) is None:
         return None

@@ -24,8 +24,8 @@ from memories.refusals.secret_values import _char_classes, _compile
 __all__ = ["find_login_values"]
 
 _SIDE = r"\s*[/|]\s*"
-# An address read out from its "@" (a pattern that starts with the local part is tried at every
-# character of a note: 0.12 ms a kilobyte).
+# An address read out from its "@": a pattern that starts with the local part is tried at every
+# character of a note, the costliest step of the finder (benchmarks/RESULTS.md, bench_secrets).
 _LOCAL_PART_RE = _compile(r"[\w.+\-]+$")
 _DOMAIN_RE = _compile(r"[\w\-]+(?:\.[\w\-]+)+")
 # Read from each address found: the value after it, or the value before it.
