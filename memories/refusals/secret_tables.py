@@ -63,6 +63,11 @@ def _column_values(text: str, taken: Spans) -> Iterator[Candidate]:
         delimiter = next((d for d in _DELIMITERS if d in line), None)
         if delimiter is None:
             continue
+        if (delimiter == "|" and not line.lstrip().startswith("|") and number + 1 < len(lines)
+                and lines[number + 1].lstrip().startswith("|")):
+            # A Markdown table after other words on its first line ("wifi.notes: | user | …", as
+            # the gate reads a note: its key, then its value): the table starts at the bar.
+            line = line[line.index("|"):]
         header = [line[a:b] for a, b in _cells(line, delimiter)]
         columns = [k for k, cell in enumerate(header) if _CREDENTIAL_COLUMN_RE.fullmatch(cell.strip("`*\"' "))]
         if not columns or len(header) < 2:

@@ -14,6 +14,8 @@ from memories.refusals.secrets import find_secrets
 
 @pytest.mark.parametrize("text", [
     "| user | password |\n|---|---|\n| admin | Xk9#mP2qLr |",
+    "ops.note: | user | password |\n|---|---|\n| admin | Xk9#mP2qLr |",  # as the gate reads key and value
+    "user | password\n--- | ---\nadmin | Xk9#mP2qLr",
     "env\tsecret\nprod\tXk9#mP2qLr",
     'variable "db_password" {\n  default = "Xk9#mP2qLr"\n}',
     "htpasswd -b .htpasswd ana Xk9#mP2qLr",

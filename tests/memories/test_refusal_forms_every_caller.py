@@ -1,0 +1,58 @@
+"""Issue 18, thirteenth session: the forms this session's rules read (SPEC R-SAVE-2, R-SAVE-8)
+are refused from every caller that can write text, through the HTTP API, on both databases: an
+agent's save in a person's turn, a bot's save in its own turn, a person's own save (key or value),
+and an instance admin's required rule. Nothing is stored and the text is never echoed.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memories.models import Note
+from tests.factories import ALL_DATABASES, make_bot, make_user, token_client
+from tests.memories.helpers import person_save, start_turn, tool_save
+from workspaces.models import InstanceRule
+
+pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
+
+TOKEN = "ghp_" + "R8x2Lq9Zt4VwYb7Nc3Mk5Pd6Fh1Jg0Ks2Qa8"  # built from parts, as scanners read files
+FORMS = {
+    "token-in-blocks": "the deploy uses " + " ".join(TOKEN[i:i + 4] for i in range(0, len(TOKEN), 4)),
+    "token-spaced-no-break": "\u00a0".join(TOKEN),
+    "login-beside-email": "ana@example.com / Verano2024!",
+    "password-in-table": "| user | password |\n|---|---|\n| admin | Xk9#mP2qLr |",
+    "pin-in-words": "the pin is four eight two one",
+    "openssh-key-body": "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACB",
+}
+
+
+def assert_refused(response, value):
+    body = response.json()
+    assert response.status_code == 400 and body["code"] == "secret_detected", body
+    assert value not in json.dumps(body)
+
+
+@pytest.mark.parametrize("value", FORMS.values(), ids=FORMS.keys())
+def test_an_agent_in_a_persons_turn_and_a_bot_in_its_own_are_refused(owner, eu_ws, value):
+    person = token_client(owner)
+    assert_refused(tool_save(person, eu_ws, start_turn(person, eu_ws)["id"], key="ops.note", value=value), value)
+    _, key = make_bot(eu_ws, owner)
+    bot = token_client(key)
+    assert_refused(tool_save(bot, eu_ws, start_turn(bot, eu_ws)["id"], key="ops.note", value=value), value)
+    assert not Note.objects.for_workspace(eu_ws).exists()
+
+
+@pytest.mark.parametrize("value", FORMS.values(), ids=FORMS.keys())
+def test_a_persons_own_save_is_refused(owner, eu_ws, value):
+    assert_refused(person_save(token_client(owner), eu_ws, key="ops.note", value=value), value)
+    assert not Note.objects.for_workspace(eu_ws).exists()
+
+
+@pytest.mark.parametrize("value", FORMS.values(), ids=FORMS.keys())
+def test_an_instance_admins_required_rule_is_refused(value):
+    root = token_client(make_user("root@example.com", instance_admin=True))
+    response = root.post("/api/v1/instance/rules/", {"key": "rule.ops", "value": value}, format="json")
+    assert_refused(response, value)
+    assert not InstanceRule.objects.filter(key="rule.ops").exists()
