@@ -25,7 +25,7 @@ import re
 from urllib.parse import unquote
 
 from memories.refusals.disguise import spelt_apart, undigited, visible
-from memories.refusals.normalise_code import spelt_digits
+from memories.refusals.normalise_spelt import spelt_digits
 from memories.refusals.people_readings import camel_words
 
 __all__ = ["readings"]

@@ -28,8 +28,9 @@ import re
 import unicodedata
 
 from memories.refusals.disguise import UNREAD_CATEGORIES, display_order
-from memories.refusals.normalise_code import char_codes, joined_literals, spelt_digits
+from memories.refusals.normalise_code import char_codes, joined_literals
 from memories.refusals.normalise_runs import separated_runs
+from memories.refusals.normalise_spelt import spelt_digits
 from memories.refusals.view import View, replaced
 from memories.refusals.wordlists import table
 
