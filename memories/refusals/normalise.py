@@ -29,8 +29,9 @@ import unicodedata
 
 from memories.refusals.disguise import UNREAD_CATEGORIES, display_order
 from memories.refusals.normalise_code import char_codes, joined_literals
+from memories.refusals.normalise_pieces import pieces
 from memories.refusals.normalise_runs import separated_runs
-from memories.refusals.normalise_spelt import spelt_digits
+from memories.refusals.normalise_spelt import spelt_digits, spelt_letters
 from memories.refusals.view import View, replaced
 from memories.refusals.wordlists import table
 
@@ -55,6 +56,11 @@ _BASE64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(
 # base32 in capitals, or in lower case (as TOTP apps and DNS names write it) with a digit: a long
 # lower-case word is no base32 run.
 _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})={0,6}(?![A-Za-z0-9=])")
+# base85 (Python's and git's alphabet): a run of it with one of the marks base64 has not.
+_BASE85_CHARS = r"0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~"
+_BASE85_RUN_RE = re.compile(rf"(?<![{_BASE85_CHARS}])[{_BASE85_CHARS}]{{20,}}(?![{_BASE85_CHARS}])")
+_BASE85_ONLY = frozenset("!#$%&()*;<>?@^`{|}~")
+_BASE85_RARE = frozenset("^`{|}~")  # six of those, rare in prose: one is in most runs of 20+
 
 
 
@@ -187,6 +193,8 @@ def _escaped_char(escape: re.Match) -> str | None:
     for group, base in (("u", 16), ("x", 16), ("dec", 10), ("hex", 16)):
         if escape.group(group) is not None:
             code = int(escape.group(group), base)
+            if 0x20 <= code < 0x110000 and unicodedata.category(chr(code)) in UNREAD_CATEGORIES:
+                return ""  # "&#8203;" between a token's characters draws nothing
             return chr(code) if 0x20 <= code < 0x110000 and not 0xD800 <= code < 0xE000 else None
     if escape.group("name") is not None:
         char = html.unescape(escape.group())
@@ -273,8 +281,15 @@ def _decode_base32_text(token: str) -> str | None:
     return _readable(raw)
 
 
+def _decode_base85_text(token: str) -> str | None:
+    try:
+        return _readable(base64.b85decode(token))
+    except ValueError:
+        return None
+
+
 def _decoded_runs(text: str, known: list[tuple[int, int]], *, again: bool = True) -> list[View]:
-    """base64 and base32 runs that encode readable text, each as a view of its decoded text;
+    """base64, base32 and base85 runs that encode readable text, each as a view of its decoded text;
     every character of it stands for the whole run; a run that decodes to another is decoded
     once more (``again``). Runs inside ``known`` (already found as a secret: a JWT's segments
     decode to JSON too) are not decoded again."""
@@ -294,6 +309,13 @@ def _decoded_runs(text: str, known: list[tuple[int, int]], *, again: bool = True
         decoded = _decode_base32_text(run.group())
         if decoded is not None:
             result.append(View(decoded, (run.span(),) * len(decoded)))
+    if not _BASE85_RARE.isdisjoint(text):
+        for run in _BASE85_RUN_RE.finditer(text):
+            if _BASE85_ONLY.isdisjoint(run.group()) or _inside(run.span(), known):
+                continue
+            decoded = _decode_base85_text(run.group())
+            if decoded is not None:
+                result.append(View(decoded, (run.span(),) * len(decoded)))
     if again:
         result += [View(inner.text, (view.places[0],) * len(inner.text))
                    for view in list(result) for inner in _decoded_runs(view.text, [], again=False)]
@@ -322,8 +344,9 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         decoded += [_through(view, percent) for view in _decoded_runs(percent.text, [])]
     result += decoded
     result += char_codes(text)
-    for reading in (_ascii_quoted(text), display_order(text), spelt_digits(text), joined_literals(text),
-                    joined_literals(text, in_call=True)):
+    result += pieces(text, known)
+    for reading in (_ascii_quoted(text), display_order(text), spelt_digits(text), *spelt_letters(text),
+                    joined_literals(text), joined_literals(text, in_call=True)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
     unescaped = _unescaped(text)

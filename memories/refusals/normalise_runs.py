@@ -26,7 +26,7 @@ _SPACED_RUN_RE = re.compile(
 )
 # The same with an underscore after each character ("s_k___l_i_v_e___5_1…"): an underscore of
 # the token itself sits between two separating ones.
-_UNDERSCORED_RUN_RE = re.compile(r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9+/=](?:_|___)){11,}[A-Za-z0-9+/=](?![A-Za-z0-9_])")
+_UNDERSCORED_RUN_RE = re.compile(r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9+/=\-](?:_|___)){11,}[A-Za-z0-9+/=\-](?![A-Za-z0-9_])")
 # Groups of 3-8 token characters joined by one space or dash, at least 3 groups, as tokens are
 # read out or written in blocks ("AKIA IOSF ODNN 7EXA MPLE"). Prose forms such runs too, so only
 # a vendor format found in the joined text counts (``formats_only``).

@@ -197,11 +197,23 @@ for _need in _ALL_NEEDS:
     if _need:
         _NEEDS_AUTOMATON.add_word(_need, _need)
 _NEEDS_AUTOMATON.make_automaton()
+# The same for needs long enough to say where a token starts ("s", "-", ".", "sk" do not).
+_PREFIX_AUTOMATON = ahocorasick.Automaton()
+for _need in _ALL_NEEDS:
+    if len(_need) >= 3:
+        _PREFIX_AUTOMATON.add_word(_need, _need)
+_PREFIX_AUTOMATON.make_automaton()
 
 
 def present_needs(lowered: str) -> frozenset[str]:
     """The needs (of every rule) that ``lowered`` holds."""
     return frozenset(["", *(need for _, need in _NEEDS_AUTOMATON.iter(lowered))])
+
+
+def prefix_starts(lowered: str) -> set[int]:
+    """Where in ``lowered`` a need of three characters or more starts: where a vendor's prefix
+    ("akia", "ghp_") may begin a token."""
+    return {end - len(need) + 1 for end, need in _PREFIX_AUTOMATON.iter(lowered)}
 _EXTEND_RES = {
     chars: _compile("[" + chars + "]*") for chars in {r.extend for r in _REGEX_RULES if r.extend}
 }

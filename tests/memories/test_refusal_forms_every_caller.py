@@ -1,4 +1,4 @@
-"""Issue 18, thirteenth session: the forms this session's rules read (SPEC R-SAVE-2, R-SAVE-8)
+"""Issue 18, thirteenth and fourteenth sessions: the forms these sessions' rules read (SPEC R-SAVE-2, R-SAVE-8)
 are refused from every caller that can write text, through the HTTP API, on both databases: an
 agent's save in a person's turn, a bot's save in its own turn, a person's own save (key or value),
 and an instance admin's required rule. Nothing is stored and the text is never echoed.
@@ -18,6 +18,9 @@ from workspaces.models import InstanceRule
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
 
 TOKEN = "ghp_" + "R8x2Lq9Zt4VwYb7Nc3Mk5Pd6Fh1Jg0Ks2Qa8"  # built from parts, as scanners read files
+NATO = {word[0]: word for word in ("alfa bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike "
+                                   "november oscar papa quebec romeo sierra tango uniform victor whiskey x-ray "
+                                   "yankee zulu").split()}
 FORMS = {
     "token-in-blocks": "the deploy uses " + " ".join(TOKEN[i:i + 4] for i in range(0, len(TOKEN), 4)),
     "token-spaced-no-break": "\u00a0".join(TOKEN),
@@ -25,6 +28,12 @@ FORMS = {
     "password-in-table": "| user | password |\n|---|---|\n| admin | Xk9#mP2qLr |",
     "pin-in-words": "the pin is four eight two one",
     "openssh-key-body": "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACB",
+    # Fourteenth session: pieces kept apart by markup or a list, and a key read out.
+    "token-in-markup": f"token {TOKEN[:9]}<b>{TOKEN[9:20]}</b>{TOKEN[20:]}",
+    "token-in-quoted-pieces": "parts: " + ", ".join(f'"{TOKEN[i:i + 6]}"' for i in range(0, len(TOKEN), 6)),
+    "token-read-out": " ".join(
+        {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
+                                      else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),
 }
 
 
