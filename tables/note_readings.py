@@ -11,7 +11,9 @@ index holds, and checked as phrases of their own (tables.identifying.note_phrase
 * a name written surname first ("Lopez, Ana"); an email with spaces around its "@" and dots
   ("ana . lopez @ example . com"); a phone written with any dash, with slashes, in groups of
   any size ("415 555 01 34"), or read out ("four one five …"); URL-encoding and HTML's
-  character references undone ("ana.lopez%40example.com", "&#64;").
+  character references undone ("ana.lopez%40example.com", "&#64;");
+* a name in HTML or Markdown ("<b>Ana</b> <b>Lopez</b>"), or in a first-name and a last-name
+  field ('{"first_name": "Ana", "last_name": "Lopez"}'; memories.refusals.people_rendered).
 
 A reading only adds phrases to look up: a note is refused only when one of them is a value of
 the workspace's tables, so prose that happens to read as an address ("meet at example.com")
@@ -27,6 +29,7 @@ from urllib.parse import unquote
 from memories.refusals.disguise import spelt_apart, undigited, visible
 from memories.refusals.normalise_spelt import spelt_digits
 from memories.refusals.people_readings import camel_words
+from memories.refusals.people_rendered import name_fields, rendered
 
 __all__ = ["readings"]
 
@@ -77,7 +80,7 @@ def readings(text: str) -> list[str]:
     digits = spelt_digits(text)  # a view with the places the secret detector needs; here its text
     for reading in (visible(text), undigited(text), spelt_apart(text), text.translate(_DASHES),
                     digits.text if digits is not None else None, unquote(text) if "%" in text else None,
-                    html.unescape(text) if "&" in text else None):
+                    html.unescape(text) if "&" in text else None, rendered(text), name_fields(text)):
         if reading is not None and reading != text:
             found.append(reading)
             found.extend(_plain_readings(reading))

@@ -114,6 +114,11 @@ from memories.refusals.people_lexicon import (
     load,
 )
 from memories.refusals.people_readings import joined_name_spans
+from memories.refusals.people_rendered import (
+    name_fields,
+    rendered,
+    url_decoded,
+)
 from memories.refusals.people_runs import (
     first_and_rare_surname,
     germanic_particle_name,
@@ -165,7 +170,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     found = _mentions_as_written(text)
     if found or not text:
         return found
-    for reading in (visible(text), undigited(text), spelt_apart(text)):
+    for reading in (visible(text), undigited(text), spelt_apart(text), rendered(text),
+                    url_decoded(text), name_fields(text)):
         if reading is not None and _mentions_as_written(reading):
             return [PersonMention(text=text, start=0, end=len(text))]
     return []

@@ -140,7 +140,8 @@ _DOTTED_HINT_RE = re.compile(r"[^\W\d_][._][^\W\d_]")  # a letter, a dot or unde
 
 def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> list[tuple[int, int]]:
     """Rule 5b: "chidi.okonkwo", "Priya_Raman": a plain first name (no English word) and a known
-    surname, joined as one identifier."""
+    surname, joined as one identifier; or, both written with a capital ("Maria.Garcia",
+    "Tom_Becker"), a first name that is also a word and a surname frequent as a name."""
     if _DOTTED_HINT_RE.search(text) is None:
         return []
     found = []
@@ -148,7 +149,9 @@ def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> lis
         first, last = match.group(1).lower(), match.group(2).lower()
         if any(s <= match.start() < e for s, e in taken):
             continue
-        if (first in lex.first and first not in lex.english and first not in lex.ambiguous
-                and last in lex.last and last not in lex.ambiguous and last not in lex.frequent):
+        if first not in lex.first or last not in lex.last or last in lex.ambiguous:
+            continue
+        if (first not in lex.english and first not in lex.ambiguous and last not in lex.frequent) or (
+                match.group(1).istitle() and match.group(2).istitle()):
             found.append(match.span())
     return found

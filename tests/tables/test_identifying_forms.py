@@ -191,3 +191,16 @@ def test_issue_18_a_value_under_a_disguise_is_refused(owner, eu_ws, customers, v
 def test_issue_18_notes_that_only_look_disguised_pass(owner, eu_ws, customers, value):
     response = save(token_client(owner), eu_ws, value, customers, key="general.note")
     assert response.status_code == 201, response.json()
+
+
+@pytest.mark.parametrize("value", [
+    "Call <b>Ana</b> <b>López</b> about the invoices.",                 # a tag between name words
+    '{"first_name": "Jane", "last_name": "Okafor", "note": "invoices"}',  # name fields
+    "fname=Ana&lname=Lopez&topic=invoices",
+])
+def test_issue_18_a_name_in_html_or_in_name_fields_is_refused(owner, eu_ws, customers, value):
+    """Fourteenth session, found by trying fifty ways a note names someone (tables/note_readings.py,
+    memories/refusals/people_rendered.py): a tag's letters stood between the name's words, and a
+    first-name and a last-name field were two lone words. Saved without a subject; each fails on
+    8269590 (the same name in Markdown emphasis, URL-encoded or in capitals was refused already)."""
+    assert_refused(save(token_client(owner), eu_ws, value), "names_person")
