@@ -63,8 +63,6 @@ _BASE85_ONLY = frozenset("!#$%&()*;<>?@^`{|}~")
 _BASE85_RARE = frozenset("^`{|}~")  # six of those, rare in prose: one is in most runs of 20+
 
 
-
-
 # The English stems of a credential's name: "pässwört" and "tökén" read without their accents.
 _KEYWORD_STEM_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 import re
 
 from memories.refusals.view import View, replaced
+from memories.refusals.wordlists import table
 
 __all__ = ["spelt_digits", "spelt_letters"]
 
-_DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-                "six": "6", "seven": "7", "eight": "8", "nine": "9"}
-_DIGIT_WORD = "(?:" + "|".join(_DIGIT_WORDS) + ")"
+_DIGIT_WORDS = table("spoken_digits")  # seven languages' digit words (data/spoken_digits.txt)
+# Longest first: "seis" before "sei", "eins" before "ein".
+_DIGIT_WORD = "(?:" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
 _DIGIT_WORD_SET = frozenset(_DIGIT_WORDS)
-# Four digits or more read out one word each ("four eight two one", "4 five 3 nine"): a PIN or a
-# card number spelt so that no digit is in it.
+# Four digits or more read out one word each ("four eight two one", "4 five 3 nine", "quatre huit
+# deux un"): a PIN or a card number spelt so that no digit is in it.
 _SPELT_DIGITS_RE = re.compile(rf"(?i)\b(?:{_DIGIT_WORD}|\d)(?:[ ,\-]+(?:{_DIGIT_WORD}|\d)){{3,}}\b")
 _ONE_DIGIT_RE = re.compile(rf"(?i){_DIGIT_WORD}|\d")
 

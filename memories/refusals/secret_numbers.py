@@ -54,12 +54,12 @@ _PIN_RE = re.compile(
     r"|" + _ACCESS_CODES +
     r"|" + _LOCKS + r"[ \-]?code"
     r"|code(?=\s+(?:for|to|of)\s+(?:the\s+|our\s+)?(?:front\s+|back\s+|side\s+|main\s+)?" + _LOCKS + r")"
-    # French, German, Spanish and Portuguese: "digicode", "code de la porte", "Türcode",
-    # "código de la puerta", "código PIN".
+    # French, German, Spanish, Portuguese and Italian: "digicode", "code de la porte", "Türcode",
+    # "código de la puerta", "código PIN", "codice PIN".
     r"|digicode|t(?:ü|ue)rcode|code\s+(?:de\s+)?(?:la\s+|l')?(?:porte|portail|entr[ée]e)"
-    r"|c[oó]digo\s+(?:pin|de\s+(?:la\s+)?puerta|da\s+porta|de\s+acesso|de\s+acceso))"
+    r"|c[oó]digo\s+(?:pin|de\s+(?:la\s+)?puerta|da\s+porta|de\s+acesso|de\s+acceso)|codice\s+pin)"
     r"(?P<about>\s+(?:for|of|to|on|at|für|de|du|pour|para)(?:\s+[\w.'\-]{1,30}){1,4}?)?"
-    r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es|é)\s+|(?(about)(?!)|\s+))"
+    r"(?P<sep>\s*[:=：]\s*|\s+(?:is|was|is\s+now|ist|lautet|est|es|é|è)\s+|(?(about)(?!)|\s+))"
     r"(?P<value>\d{3,8})(?![\d\w.,:/\-]|[.,]\d)",
     re.IGNORECASE,
 )

@@ -118,13 +118,16 @@ _PASSWORD_WORDS = (
     # dropped: "psswd", "pswrd", "paswrd", "pasword"), "code word"; before "pass" and "pw".
     r"p[a@4][s$5][s$5]w[o0]rd|p[a@4]?[s$5]{1,2}w[o0]?r?d|p ?[a@4] ?[s$5] ?[s$5] ?w ?[o0] ?r ?d|pass\s+word|"
     r"pword|pswd|psw|p/w|code\s?word|pass|pw|"
-    r"пароль|パスワード|密码|密碼|口令|كلمة\s+(?:ال)?(?:مرور|سر)|비밀번호|סיסמה|şifre|"
+    r"пароль|パスワード|密码|密碼|口令|كلمة\s+(?:ال)?(?:مرور|سر)|비밀번호|הסיסמה|סיסמה|şifresi|şifre|"
+    # Hindi, Vietnamese, Indonesian; a key's emoji as its label ("🔑 hunter2", a strong value only).
+    r"पासवर्ड|m(?:ậ|a)t\s+kh(?:ẩ|a)u|kata\s+sandi(?:nya)?|🔑|🔐|🗝️?|"
     # detect-secrets' KeywordDetector password words (db_?pass, key_?pass, ...)
     + "|".join(k for k in KEYWORD_DENYLIST if "pass" in k or "pwd" in k)
 )
 _PASSWORD_CORE_RE = _compile(_PASSWORD_WORDS)
 _GLUABLE_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase"})
-_AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp"})  # "mdp" is French: its words are no English list's
+# "mdp" is French: its words are no English list's; an emoji may stand for a key of any kind.
+_AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
@@ -141,7 +144,7 @@ _PASSWORD_TAIL_RE = _compile(
     DECLARATOR +
     # "the password for the staging box is ..." / "Passwort für den Router: ..."
     r"(?P<about>\s+(?:for|of|on|to|at|in|für|fur|pour|para|de|del|du|do|da|dos|das|von|van|"
-    r"voor|di|della|dla|для|от|на)(?:\s+[\w.@'\"\-]{1,80}){1,4}?"
+    r"voor|di|della|dla|для|от|на|від|до|của|untuk|של)(?:\s+[\w.@'\"\-]{1,80}){1,4}?"
     # "the password we gave them is ...": a relative clause, then "is" / "was"
     r"|\s+(?:that|which|we|i|you|they|he|she|someone|it)(?:\s+[\w'\-]{1,30}){1,5}?(?=\s+(?:is|was)\s)"
     # "mot de passe wifi est ...", "contraseña wifi: ...": the qualifier follows the word
@@ -150,7 +153,8 @@ _PASSWORD_TAIL_RE = _compile(
     r"(?P<sep>\s*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+|\s*(?:===|!==|==|!=|:=|\?=|=>|->|<-|[:=：→⇒➜⟶])\s*"
     r"|\s+(?:(?:has\s+been|have\s+been|got|gets|was|is|were)\s+(?:changed|set|reset|updated|rotated)\s+to|"
     r"is\s+now|is\s+still|set\s+to|"
-    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest|är|je|on|—)(?:\s*[:：]\s*|\s+)"
+    r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest|är|je|on|là|adalah|היא|הוא|है|—"
+    r"|(?:(?<=hasło\s)|(?<=haslo\s))to)(?:\s*[:：]\s*|\s+)"
     r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
     # "use password hunter2": a bare space only right after the keyword, never after "for ..."
     r"|(?(about)(?!)|\s+))"

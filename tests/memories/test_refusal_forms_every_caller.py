@@ -30,6 +30,7 @@ FORMS = {
     "openssh-key-body": "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACB",
     # Fourteenth session: pieces kept apart by markup or a list, and a key read out.
     "token-in-markup": f"token {TOKEN[:9]}<b>{TOKEN[9:20]}</b>{TOKEN[20:]}",
+    "wifi-qr-code": "WIFI:T:WPA;S:office-5G;P:Vq7#mZ2!pL9x;;",
     "token-in-quoted-pieces": "parts: " + ", ".join(f'"{TOKEN[i:i + 6]}"' for i in range(0, len(TOKEN), 6)),
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
