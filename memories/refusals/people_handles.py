@@ -103,12 +103,21 @@ def handles(text: str, emails: list[tuple[int, int]], lex: _Lexicon) -> list[tup
         end = match.start() + 1 + len(handle)
         # "@JacobRhines" reads as "Jacob.Rhines"; "@skooba you're …" opens a line spoken to someone.
         named = (_email_names_person(_CAMEL_HUMP_RE.sub(".", handle), lex)
-                 or _addressed_handle(text, match.start(), end, handle, lex))
+                 or _addressed_handle(text, match.start(), end, handle, lex)
+                 or _given_name_handle(text, end, handle, lex))
         found.append((match.start(), end, named))
     return found
 
 
 _CAMEL_HUMP_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
+def _given_name_handle(text: str, end: int, handle: str, lex: _Lexicon) -> bool:
+    """A mention of someone by a given name written with its capital ("@Maria", "@Tom"), even one
+    that is also a word; not an annotation or a decorator, which is called or followed by code
+    ("@Override", "@Summer(…)", "@Mark.slow")."""
+    return (handle.istitle() and handle.isalpha() and handle.lower() in lex.first
+            and not text.startswith(("(", "."), end) and _ADDRESSED_AFTER_RE.match(text, end) is not None)
 # What follows a handle that opens a line and speaks to its owner: words, not code ("@dataclass"
 # alone on its line, "@app.route(" and "@Override" are decorators and annotations).
 _ADDRESSED_AFTER_RE = re.compile(r":?[ \t]+(?!(?:public|private|protected|internal|static|final|void|class|"
@@ -135,13 +144,19 @@ _DOTTED_PAIR_RE = re.compile(r"(?<![\w.@/\\-])([^\W\d_]{3,})[._]([^\W\d_]{3,})"
                              r"(?:(?=\.[A-Za-z0-9]{2,5}(?![\w.@/\\(-]))|(?![\w.@/\\(-]))")
 
 
+# A field that holds a person, right before its value: '"owner": "', "assignee=", "author: ".
+_PERSON_FIELD_BEFORE_RE = re.compile(
+    r"(?i)\b(?:owner|assignee|assigned[_ ]to|author|reviewer|approver|requester|reporter|"
+    r"(?:created|updated|modified|approved|requested)[_ ]by|user(?:[_ ]?name)?|login|contact|manager|lead)"
+    r"[\"']?\s*[:=]\s*[\"']?$")
 _DOTTED_HINT_RE = re.compile(r"[^\W\d_][._][^\W\d_]")  # a letter, a dot or underscore, a letter: cheap to look for
 
 
 def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> list[tuple[int, int]]:
     """Rule 5b: "chidi.okonkwo", "Priya_Raman": a plain first name (no English word) and a known
     surname, joined as one identifier; or, both written with a capital ("Maria.Garcia",
-    "Tom_Becker"), a first name that is also a word and a surname frequent as a name."""
+    "Tom_Becker") or as the value of a field that holds a person ('"owner": "maria_garcia"'), a
+    first name that is also a word and a surname frequent as a name."""
     if _DOTTED_HINT_RE.search(text) is None:
         return []
     found = []
@@ -152,6 +167,7 @@ def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> lis
         if first not in lex.first or last not in lex.last or last in lex.ambiguous:
             continue
         if (first not in lex.english and first not in lex.ambiguous and last not in lex.frequent) or (
-                match.group(1).istitle() and match.group(2).istitle()):
+                match.group(1).istitle() and match.group(2).istitle()) or (
+                _PERSON_FIELD_BEFORE_RE.search(text, max(0, match.start() - 30), match.start())):
             found.append(match.span())
     return found

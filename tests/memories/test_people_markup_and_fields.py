@@ -8,10 +8,13 @@ case read; memories/refusals/people_rendered.py):
   they were held already);
 * a name URL-encoded in a link ("?q=Maria%20Garcia");
 * a capitalised given name that is also a word, joined to a surname by a dot or an underscore
-  ("Maria.Garcia", "Tom_Becker").
+  ("Maria.Garcia", "Tom_Becker"), or such a login as the value of a field that holds a person
+  ('"owner": "maria_garcia"');
+* a mention of someone by a capitalised given name that is also a word ("@Maria approved").
 
 Technical notes of the same shapes pass: code spans, brands in bold, schemas with name columns,
-encoded search terms, acronyms and settings in capitals. Every held case fails against 8269590.
+encoded search terms, acronyms and settings in capitals, decorators (two of which, "@dataclass"
+and "@pytest.mark.parametrize", were held at 8269590). Every held case fails against 8269590.
 """
 
 from __future__ import annotations
@@ -46,7 +49,11 @@ def test_a_name_in_fields_or_a_link_is_held(text):
 @pytest.mark.parametrize("text", [
     "Maria.Garcia approved the export.",
     "Tom_Becker approved the export.",
-], ids=["dotted", "underscored"])
+    '{"owner": "maria_garcia", "table": "renewals"}',
+    "assignee=ana.lopez status=open",
+    "@Maria approved the renewal.",
+    "thanks @Tom for the fix",
+], ids=["dotted", "underscored", "owner-field", "assignee-field", "mention", "mention-mid-line"])
 def test_a_given_name_that_is_a_word_joined_to_a_surname_is_held(text):
     assert find_person_mentions(text)
 
@@ -66,8 +73,13 @@ def test_a_given_name_that_is_a_word_joined_to_a_surname_is_held(text):
     "The KPI is LIFETIME VALUE; CHURN RATE is secondary.",
     "Use Python.Requests, not Node.Fetch, for the crawler.",
     "S.Pellegrino orders are up 4% in the EU table.",
+    '{"owner": "data_eng", "lead": "sales_ops"}',
+    "@Override public void run() { }",
+    "@pytest.mark.parametrize marks the slow tests",
+    "@dataclass makes it frozen",
+    "@Summer(\"2024\") tags the seasonal model",
 ], ids=["code-span", "frameworks", "bank-in-bold", "struck-out", "banks-in-cells", "places-in-bold",
         "offices-in-bold", "schema", "week-window", "search-term", "shouted-setting", "kpis", "libraries",
-        "brand"])
+        "brand", "team-fields", "annotation", "decorator", "python-decorator", "annotation-call"])
 def test_technical_notes_of_the_same_shapes_pass(text):
     assert find_person_mentions(text) == []

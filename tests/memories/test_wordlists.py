@@ -26,9 +26,10 @@ FROZEN = [
     ("memories.refusals.people_words", "_AMBIGUOUS_EXTRA", 184,
      "a24b8e7cccf3e01fc2f0dadcec0537b4fa8437ea38337187d51992079deaf44f"),
     # Irish-named firms (mckinsey, mcafee) for issue 18; then brands that are surnames (mclaren,
-    # prada, armani, renault, ferrero, nordstrom), found probing a data team's notes
-    ("memories.refusals.people_words", "_TECH", 530,
-     "acf2f46dd446a109a9db58e7d03c836d97420967f8c0bb39cffe65a6fd4b2414"),
+    # prada, armani, renault, ferrero, nordstrom), found probing a data team's notes; then eight
+    # decorators that are no English word ("@dataclass makes it frozen", fourteenth session)
+    ("memories.refusals.people_words", "_TECH", 538,
+     "fe4a962196500136e0cdb93b1001e5bd0f9651aa025c727ef75528dfaefc06b7"),
     # 100 when moved out of the code; brands named after people added for issue 18 ("dr pepper"),
     # then "monte carlo" (a method named after a place).
     ("memories.refusals.people_words", "_TECH_PHRASES", 111,
