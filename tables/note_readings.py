@@ -8,7 +8,7 @@ index holds, and checked as phrases of their own (tables.identifying.note_phrase
   above), "C U S T - 0 0 4 1 7";
 * a value under a disguise (memories.refusals.disguise): invisible characters inside it, a
   right-to-left override, digits for letters ("L0pez"), letters spelt apart ("A-n-a");
-* a name written surname first ("Lopez, Ana"); an email with spaces around its "@" and dots
+* a name written surname first ("Lopez, Ana", "LÓPEZ Ana"); an email with spaces around its "@" and dots
   ("ana . lopez @ example . com"); a phone written with any dash, with slashes, in groups of
   any size ("415 555 01 34"), or read out ("four one five …"); URL-encoding and HTML's
   character references undone ("ana.lopez%40example.com", "&#64;");
@@ -57,6 +57,10 @@ def _joined_letters(match: re.Match) -> str:
     return run.replace(" - ", "\0").replace(" ", "").replace("\0", "-")
 
 
+# Two capitalised words side by side, which a record may hold the other way round: "Lopez Ana",
+# "LÓPEZ Ana" (a surname first without a comma, as lists and forms write it). Overlapping pairs.
+_WORD_PAIR_RE = re.compile(r"(?=(?<![\w'’\-])([A-Z][^\W\d_]+)[ \t]+([A-Z][^\W\d_]+)(?![\w'’\-]))")
+_MAX_PAIRS = 12
 # "Lopez, Ana" and "Lopez, Ana Maria": a surname, a comma, one or two given names.
 _SURNAME_FIRST_RE = re.compile(r"\b([A-Z][^\W\d_]+(?:[ '\-][A-Z][^\W\d_]+)?), ([A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+)?)\b")
 # Digits in groups of any size separated by spaces, slashes or dots, 9 to 15 in all: a phone
@@ -91,6 +95,7 @@ def readings(text: str) -> list[str]:
 def _plain_readings(text: str) -> list[str]:
     found: list[str] = []
     found.extend(f"{given} {surname}" for surname, given in _SURNAME_FIRST_RE.findall(text))
+    found.extend(f"{second} {first}" for first, second in _WORD_PAIR_RE.findall(text)[:_MAX_PAIRS])
     found.extend(_number_readings(text))
     lowered = text.lower()
     if "@" in text or " at " in lowered or "[at]" in lowered or "(at)" in lowered:

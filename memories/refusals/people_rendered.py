@@ -24,9 +24,9 @@ __all__ = ["name_fields", "rendered", "url_decoded"]
 # An HTML tag ("<b>", "</span>", '<td class="x">'): a block's tag parts words, an inline one not.
 _TAG_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:\s[^<>\n]{0,80})?/?>")
 _BLOCK_TAGS = frozenset("p br div li ul ol td th tr table h1 h2 h3 h4 h5 h6 blockquote pre hr".split())
-# Markdown's emphasis marks at a word's edge ("**", "_"); an underscore inside a word
-# ("first_name") is the word's own.
-_MARKS_RE = re.compile(r"(?<![\w*])[*_]+(?=\w)|(?<=\w)[*_]+(?![\w*])")
+# Markdown's emphasis: the same marks ("*", "**", "_", "__") before a word and after a word of one
+# line; an underscore inside a word ("first_name") or before one ("_cache") is the word's own.
+_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=[^\W_])([^*_\n]{1,80}?[^\W_])\1(?![\w*])")
 _ENTITY_RE = re.compile(r"&(?:#\d{2,6}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
 # A field of a record by its name, then its value: JSON, YAML, key=value, a form's query string.
@@ -37,13 +37,13 @@ _LAST_KEYS = frozenset("last lastname last_name lname surname family familyname 
 
 
 def rendered(text: str) -> str | None:
-    """``text`` as Markdown or HTML shows it: tags, character references and marks at a word's
-    edge taken off. None when it has none."""
+    """``text`` as Markdown or HTML shows it: tags, character references and emphasis marks
+    taken off. None when it has none."""
     if not any(mark in text for mark in "*_<&"):
         return None
     reading = _TAG_RE.sub(lambda tag: "\n" if tag.group(1).lower() in _BLOCK_TAGS else "", text)
     reading = _ENTITY_RE.sub(lambda ref: html.unescape(ref.group()), reading)
-    reading = _MARKS_RE.sub("", reading)
+    reading = _EMPHASIS_RE.sub(r"\2", reading)
     return reading if reading != text else None
 
 

@@ -197,10 +197,13 @@ def test_issue_18_notes_that_only_look_disguised_pass(owner, eu_ws, customers, v
     "Call <b>Ana</b> <b>López</b> about the invoices.",                 # a tag between name words
     '{"first_name": "Jane", "last_name": "Okafor", "note": "invoices"}',  # name fields
     "fname=Ana&lname=Lopez&topic=invoices",
+    "Send the invoices to Okafor Jane today.",                          # surname first, no comma
+    "Send the invoices to OKAFOR Peter today.",
 ])
-def test_issue_18_a_name_in_html_or_in_name_fields_is_refused(owner, eu_ws, customers, value):
+def test_issue_18_a_name_in_html_in_name_fields_or_surname_first_is_refused(owner, eu_ws, customers, value):
     """Fourteenth session, found by trying fifty ways a note names someone (tables/note_readings.py,
-    memories/refusals/people_rendered.py): a tag's letters stood between the name's words, and a
-    first-name and a last-name field were two lone words. Saved without a subject; each fails on
-    8269590 (the same name in Markdown emphasis, URL-encoded or in capitals was refused already)."""
+    memories/refusals/people_rendered.py): a tag's letters stood between the name's words, a
+    first-name and a last-name field were two lone words, and a surname written first without a
+    comma was no phrase the index holds. Saved without a subject; each fails on 8269590 (the same
+    name in Markdown emphasis, URL-encoded or in capitals was refused already)."""
     assert_refused(save(token_client(owner), eu_ws, value), "names_person")
