@@ -38,8 +38,8 @@ _CELL_RE = re.compile(rf"(?<=\|)[ \t]*({_CHUNK}{{1,24}})[ \t]*(?=\|)")
 # character, not a plain word.
 _RUN_RE = re.compile(r"(?<![A-Za-z0-9_+/=\-])[A-Za-z0-9_+/=\-]{6,}(?![A-Za-z0-9_+/=\-])")
 _SHAPED_RE = re.compile(r".[A-Za-z]*[0-9A-Z_\-]")
-_MAX_PIECES = 24  # runs of one note joined with their next one or two, when the first starts
-# with a vendor's prefix
+_MAX_PIECES = 24  # runs of one note that start with a vendor's prefix, each joined with the
+# next one or two
 _MIN_JOINED = 16  # characters: tokens are long
 
 
@@ -62,18 +62,35 @@ def pieces(text: str, known: list[tuple[int, int]]) -> list[View]:
 
 
 def _unmarked(text: str) -> View | None:
-    """The text with markup inside a token left out; None when there is none."""
-    kept: list[int] = []
-    position = 0
-    for mark in _INLINE_MARKUP_RE.finditer(text):
-        if not mark.start() or text[mark.start() - 1] not in _TOKEN_CHARS or text[mark.end():mark.end() + 1] not in _TOKEN_CHARS:
-            continue
-        kept += range(position, mark.start())
-        position = mark.end()
-    if not position:
+    """Each token with markup inside it, the markup left out, one line each (the rest of the
+    note was read as written); None when there is none."""
+    marks = [mark.span() for mark in _INLINE_MARKUP_RE.finditer(text)
+             if mark.start() and text[mark.start() - 1] in _TOKEN_CHARS
+             and text[mark.end():mark.end() + 1] in _TOKEN_CHARS]
+    if not marks:
         return None
-    kept += range(position, len(text))
-    return _view(text, kept)
+    lines: list[list[int]] = []
+    line_end = -1
+    for start, end in marks:
+        if start < line_end:
+            continue  # inside the token of the last line already
+        left = start
+        while left and text[left - 1] in _TOKEN_CHARS:
+            left -= 1
+        kept = list(range(left, start))
+        position = end
+        while True:  # the token goes on, past more markup inside it
+            right = position
+            while right < len(text) and text[right] in _TOKEN_CHARS:
+                right += 1
+            kept += range(position, right)
+            following = _INLINE_MARKUP_RE.match(text, right)
+            if following is None or right == position or text[following.end():following.end() + 1] not in _TOKEN_CHARS:
+                break
+            position = following.end()
+        lines.append(kept)
+        line_end = right
+    return _lines_view(text, lines)
 
 
 def _joined_groups(text: str, group_re: re.Pattern, piece_re: re.Pattern) -> list[View]:
@@ -96,23 +113,36 @@ def _neighbours(text: str, known: list[tuple[int, int]]) -> View | None:
     prefixes = prefix_starts(text.lower())
     if not prefixes:
         return None
-    runs = [run.span() for run in _RUN_RE.finditer(text) if _SHAPED_RE.match(run.group())][:_MAX_PIECES]
+    lines: list[list[int]] = []
+    for start in sorted(prefixes)[:_MAX_PIECES]:
+        first = _RUN_RE.match(text, start)
+        if first is None or not _SHAPED_RE.match(first.group()) or any(a <= start < b for a, b in known):
+            continue
+        following: list[tuple[int, int]] = []
+        position = first.end()
+        while len(following) < 2 and (run := _RUN_RE.search(text, position)) is not None:
+            position = run.end()
+            if _SHAPED_RE.match(run.group()):
+                following.append(run.span())
+        for count in (1, 2):
+            if len(following) >= count and first.end() - start + sum(b - a for a, b in following[:count]) >= _MIN_JOINED:
+                lines.append([k for a, b in (first.span(), *following[:count]) for k in range(a, b)])
+    return _lines_view(text, lines)
+
+
+def _lines_view(text: str, lines: list[list[int]]) -> View | None:
+    """The characters of ``text`` at each line's places, one line each; None with no line."""
+    if not lines:
+        return None
     out: list[str] = []
     places: list[tuple[int, int]] = []
-    for i, (start, end) in enumerate(runs[:-1]):
-        if start not in prefixes or any(a <= start < b for a, b in known):
-            continue
-        for following in (runs[i + 1:i + 2], runs[i + 1:i + 3]):
-            if len(following) < 1 or end - start + sum(b - a for a, b in following) < _MIN_JOINED:
-                continue
-            if out:
-                out.append("\n")
-                places.append(places[-1])
-            for a, b in ((start, end), *following):
-                out.append(text[a:b])
-                places.extend(zip(range(a, b), range(a + 1, b + 1)))
-    return View("".join(out), tuple(places), formats_only=True) if out else None
-
+    for kept in lines:
+        if out:
+            out.append("\n")
+            places.append(places[-1])
+        out.append("".join(text[k] for k in kept))
+        places.extend((k, k + 1) for k in kept)
+    return View("".join(out), tuple(places), formats_only=True)
 
 
 def _view(text: str, kept: list[int]) -> View:

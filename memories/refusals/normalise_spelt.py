@@ -19,13 +19,36 @@ _DIGIT_WORD_SET = frozenset(_DIGIT_WORDS)
 # Four digits or more read out one word each ("four eight two one", "4 five 3 nine", "quatre huit
 # deux un"): a PIN or a card number spelt so that no digit is in it.
 _SPELT_DIGITS_RE = re.compile(rf"(?i)\b(?:{_DIGIT_WORD}|\d)(?:[ ,\-]+(?:{_DIGIT_WORD}|\d)){{3,}}\b")
+_PUNCTUATION = ".!?;:()[]{}\"'"  # around a word, besides the separators
 _ONE_DIGIT_RE = re.compile(rf"(?i){_DIGIT_WORD}|\d")
+
+
+def _spelt_run_likely(text: str) -> bool:
+    """Whether four digit words or digits stand in a row in ``text``, one of them a word: a
+    cheap look before the pattern, which tries every place."""
+    words = text.lower().replace(",", " ").replace("-", " ").split()
+    if _DIGIT_WORD_SET.isdisjoint(words):
+        return False  # most notes: no digit word stands alone
+    run = 0
+    spelt = False
+    for word in words:
+        word = word.strip(_PUNCTUATION)
+        if word in _DIGIT_WORD_SET:
+            run, spelt = run + 1, True
+        elif word.isdigit() and len(word) == 1:
+            run += 1
+        else:
+            run, spelt = 0, False
+            continue
+        if run >= 4 and spelt:
+            return True
+    return False
 
 
 def spelt_digits(text: str) -> View | None:
     """The text with digits read out as words written as digits: "the pin is four eight two
     one" reads "the pin is 4821". None when no four digits are spelt in a row."""
-    if _DIGIT_WORD_SET.isdisjoint(text.lower().replace(",", " ").replace("-", " ").split()):
+    if not _spelt_run_likely(text):
         return None
     changes = []
     for run in _SPELT_DIGITS_RE.finditer(text):

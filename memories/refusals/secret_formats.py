@@ -197,10 +197,14 @@ for _need in _ALL_NEEDS:
     if _need:
         _NEEDS_AUTOMATON.add_word(_need, _need)
 _NEEDS_AUTOMATON.make_automaton()
-# The same for needs long enough to say where a token starts ("s", "-", ".", "sk" do not).
+# The same for needs that start a token ("akia", "ghp_", "xox"): three characters or more ("s",
+# "-", "sk" start too much), and not the words of the rules that read a credential's name
+# ("password", "aws … key") or a place in a URL ("://", "sig=").
+_NAMING_NEEDS = frozenset({"key", "pass", "passw", "pwd", "secret", "token", "aws", "hook", "private key",
+                           "://", "sig=", "signature=", "-us"})
 _PREFIX_AUTOMATON = ahocorasick.Automaton()
 for _need in _ALL_NEEDS:
-    if len(_need) >= 3:
+    if len(_need) >= 3 and _need not in _NAMING_NEEDS:
         _PREFIX_AUTOMATON.add_word(_need, _need)
 _PREFIX_AUTOMATON.make_automaton()
 
@@ -211,8 +215,7 @@ def present_needs(lowered: str) -> frozenset[str]:
 
 
 def prefix_starts(lowered: str) -> set[int]:
-    """Where in ``lowered`` a need of three characters or more starts: where a vendor's prefix
-    ("akia", "ghp_") may begin a token."""
+    """Where in ``lowered`` a vendor's prefix ("akia", "ghp_") may begin a token."""
     return {end - len(need) + 1 for end, need in _PREFIX_AUTOMATON.iter(lowered)}
 _EXTEND_RES = {
     chars: _compile("[" + chars + "]*") for chars in {r.extend for r in _REGEX_RULES if r.extend}
