@@ -309,8 +309,9 @@ def _decoded_runs(text: str, known: list[tuple[int, int]], *, again: bool = True
             result.append(View(decoded, (run.span(),) * len(decoded)))
     if not _BASE85_RARE.isdisjoint(text):
         for run in _BASE85_RUN_RE.finditer(text):
-            if _BASE85_ONLY.isdisjoint(run.group()) or _inside(run.span(), known):
-                continue
+            marks = sum(c in _BASE85_ONLY for c in run.group())
+            if marks < max(2, len(run.group()) // 16) or _inside(run.span(), known):
+                continue  # base85 has a mark in every fifth place or so; most code runs fewer
             decoded = _decode_base85_text(run.group())
             if decoded is not None:
                 result.append(View(decoded, (run.span(),) * len(decoded)))

@@ -38,8 +38,8 @@ _CELL_RE = re.compile(rf"(?<=\|)[ \t]*({_CHUNK}{{1,24}})[ \t]*(?=\|)")
 # character, not a plain word.
 _RUN_RE = re.compile(r"(?<![A-Za-z0-9_+/=\-])[A-Za-z0-9_+/=\-]{6,}(?![A-Za-z0-9_+/=\-])")
 _SHAPED_RE = re.compile(r".[A-Za-z]*[0-9A-Z_\-]")
-_MAX_PIECES = 24  # runs of one note that start with a vendor's prefix, each joined with the
-# next one or two
+_MAX_STARTS = 6  # runs of one note that start with a vendor's prefix, each joined with the
+# next one or two (a note holds one split token; scanners' test files hold dozens of prefixes)
 _MIN_JOINED = 16  # characters: tokens are long
 
 
@@ -114,10 +114,17 @@ def _neighbours(text: str, known: list[tuple[int, int]]) -> View | None:
     if not prefixes:
         return None
     lines: list[list[int]] = []
-    for start in sorted(prefixes)[:_MAX_PIECES]:
-        first = _RUN_RE.match(text, start)
-        if first is None or not _SHAPED_RE.match(first.group()) or any(a <= start < b for a, b in known):
+    starts = 0
+    joined_to = -1  # the end of the last line's pieces: a piece of a line starts none
+    for start in sorted(prefixes):
+        if start < joined_to or any(a <= start < b for a, b in known):
             continue
+        first = _RUN_RE.match(text, start)
+        if first is None or not _SHAPED_RE.match(first.group()):
+            continue
+        starts += 1
+        if starts > _MAX_STARTS:
+            break
         following: list[tuple[int, int]] = []
         position = first.end()
         while len(following) < 2 and (run := _RUN_RE.search(text, position)) is not None:
@@ -127,6 +134,7 @@ def _neighbours(text: str, known: list[tuple[int, int]]) -> View | None:
         for count in (1, 2):
             if len(following) >= count and first.end() - start + sum(b - a for a, b in following[:count]) >= _MIN_JOINED:
                 lines.append([k for a, b in (first.span(), *following[:count]) for k in range(a, b)])
+                joined_to = following[count - 1][1]
     return _lines_view(text, lines)
 
 
