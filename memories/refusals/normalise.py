@@ -26,6 +26,7 @@ import binascii
 import html
 import re
 import unicodedata
+import zlib
 
 from memories.refusals.disguise import UNREAD_CATEGORIES, display_order
 from memories.refusals.normalise_code import char_codes, joined_literals
@@ -35,7 +36,7 @@ from memories.refusals.normalise_spelt import spelt_digits, spelt_letters
 from memories.refusals.view import View, replaced
 from memories.refusals.wordlists import table
 
-__all__ = ["View", "decode_base64_text", "views"]
+__all__ = ["View", "compressed_base64", "decode_base64_text", "views"]
 
 # Look-alike letters and digits -> Latin (Unicode TR39 confusables; see the data file).
 _CONFUSABLES = table("secrets_confusables")
@@ -243,7 +244,8 @@ def decode_base64_text(token: str) -> str | None:
     """The text a base64 / base64url run encodes, when it encodes readable text; else None.
 
     A run cut mid-way (a note is at most 1 KB) still decodes: the tail that does not fill a
-    quantum is dropped, and a character cut in half at the end is dropped too.
+    quantum is dropped, and a character cut in half at the end is dropped too. Compressed data
+    (gzip, zlib: "H4sI…", "eJ…", as Helm and Kubernetes keep blobs) is read as what it holds.
     """
     core = token.rstrip("=")
     alphabet_url = "-" in core or "_" in core
@@ -255,6 +257,8 @@ def decode_base64_text(token: str) -> str | None:
         raw = (base64.urlsafe_b64decode if alphabet_url else base64.b64decode)(padded)
     except (binascii.Error, ValueError):
         return None
+    if _compressed(raw):
+        return _inflated(raw)  # gzip or zlib: what it holds is what it says
     for cut in range(0, 4):  # a UTF-8 character cut by the end of the run
         chunk = raw[: len(raw) - cut] if cut else raw
         try:
@@ -267,6 +271,31 @@ def decode_base64_text(token: str) -> str | None:
         if text is not None:
             return text
     return None
+
+
+def _compressed(raw: bytes) -> bool:
+    """gzip's magic, or a zlib header of one of its four levels."""
+    return raw[:2] == b"\x1f\x8b" or (raw[:1] == b"\x78" and raw[1:2] in (b"\x01", b"\x5e", b"\x9c", b"\xda"))
+
+
+def compressed_base64(token: str) -> bool:
+    """Whether a base64 run holds gzip or zlib data (its first bytes say so)."""
+    if not token.startswith(("H4sI", "eA", "eF", "eJ", "eN")):
+        return False
+    head = token[:8]
+    try:
+        return _compressed(base64.b64decode(head + "=" * (-len(head) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+
+
+def _inflated(raw: bytes) -> str | None:
+    """The readable text a gzip or zlib stream holds (its first 4 KB; a stream cut by the end of
+    a note gives what it holds so far), or None."""
+    try:
+        return _readable(zlib.decompressobj(wbits=47).decompress(raw, 4096))
+    except zlib.error:
+        return None
 
 
 def _decode_base32_text(token: str) -> str | None:

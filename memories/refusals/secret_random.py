@@ -9,7 +9,7 @@ import binascii
 import hashlib
 from collections.abc import Iterator
 
-from memories.refusals.normalise import decode_base64_text
+from memories.refusals.normalise import compressed_base64, decode_base64_text
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_values import (
     _BASE64_ENTROPY,
@@ -193,6 +193,8 @@ def _encodes_plain_text(token: str) -> bool:
     '{"user": ...'): the encoding is not key material; the decoded text is scanned as a reading
     of its own (memories.refusals.normalise), where a key inside it is still found.
 
+    gzip or zlib data whose text is readable ("H4sI…") is judged by that text too.
+
     One line of free text under base64 ("c3VwZXIgbG9uZyBzdHJpbmcg..." = "super long string ...")
     is not skipped: nobody base64s a sentence to share it; that is how a passphrase or a
     Kubernetes Secret's value is written. It is judged as detect-secrets judges any base64
@@ -201,8 +203,8 @@ def _encodes_plain_text(token: str) -> bool:
     decoded = decode_base64_text(token)
     if decoded is None or _SECRET_FIELD_RE.search(decoded) is not None:
         return False
-    if _STRUCTURED_TEXT_RE.search(decoded) is not None:
-        return True
+    if _STRUCTURED_TEXT_RE.search(decoded) is not None or compressed_base64(token):
+        return True  # compressed text: its base64 is random whatever it holds, so what it holds decides
     return _base64_entropy(token) < _BASE64_ENTROPY.entropy_limit
 
 
