@@ -123,6 +123,9 @@ def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     return ""
 
 
+# "has said" in English, French ("a dit"), Italian ("ha detto") and German ("hat gesagt").
+_PERFECT_AUXILIARIES = frozenset({"has", "had", "will", "a", "ha", "hat"})
+_AUXILIARIES = frozenset({"is", "was"}) | _PERFECT_AUXILIARIES
 # Adverbs between a name and its verb: "Rathke also asked".
 _ADVERBS = frozenset("also later then still never often further first subsequently reportedly previously "
                      "recently soon once already originally finally eventually".split())
@@ -162,12 +165,12 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
         return False
     if nxt.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
         return True
-    if nxt.key in {"is", "was", "will", "has", "had"} and i + 2 < len(tokens) and _gap(text, nxt, tokens[i + 2]) == " ":
+    if nxt.key in _AUXILIARIES and i + 2 < len(tokens) and _gap(text, nxt, tokens[i + 2]) == " ":
         nxt2 = tokens[i + 2]  # "Grant is off", not "January is 25% off"
         if nxt2.key in _POST_STATE or (nxt2.key in _POST_PASSIVE and tok.kind != "W"):
             return True
-        if nxt.key in {"has", "had", "will"} and nxt2.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
-            return True  # "Goode has appeared", "Ana had said", "Ana will decide"
+        if nxt.key in _PERFECT_AUXILIARIES and nxt2.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
+            return True  # "Goode has appeared", "Ana had said", "Ana will decide", "André a dit"
         if (
             nxt2.key == "on"
             and i + 3 < len(tokens)

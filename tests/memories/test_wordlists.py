@@ -51,25 +51,29 @@ FROZEN = [
      "fe12984e86b22c55ded8d56feb96dc4fd5bddc4299fd9148f3deb1784c57b95f"),
     ("memories.refusals.people_words", "_PARTICLES", 27,
      "fff641a28e53b64cf796890b65ccfbd15fdbbc739cc14a8b0ded2fa9f474bc78"),
-    ("memories.refusals.people_words", "_PRE_PERSONAL", 106,  # issue 18: kid … says, name; then said/added/noted/wrote before a name (GUM)
-     "b14b1e4d2bbef360b8768d51290d3dc004aa42f7451d03e3cafdfec87d8a01fc"),
+    # issue 18: kid … says, name; then said/added/noted/wrote before a name (GUM); then "frag",
+    # "ruf", "chiedi", "chiama", "appelle", "llama", "ligue" (notes in other languages, 14th session)
+    ("memories.refusals.people_words", "_PRE_PERSONAL", 116,
+     "58b7d3f36489f9d9fccef107c8bc94b1ab2a9443ae013bf9ba5173db18a8f826"),
     # issue 18: "my name" …; then "thank you", "happy birthday" (WNUT 2017's casual text)
-    ("memories.refusals.people_words", "_PRE_PERSONAL_PAIRS", 56,
-     "823d086eac71c8be13c38d597ace655930d1fbfe0dfafc42f231ea7b6ca4dba3"),
+    # then "demande à", "pregúntale a", "pergunte a", "ligue para", "chiedi a" … (14th session)
+    ("memories.refusals.people_words", "_PRE_PERSONAL_PAIRS", 70,
+     "a29735c1d4ae9eb4984064f99585dcceaa881ee5a239865cb13739268bea6d83"),
     ("memories.refusals.people_words", "_PRE_CONTACT", 17,
      "b6f523e9e636297946e145925fa14403f51244885445db9727f4f39ebc985f00"),
     ("memories.refusals.people_words", "_PRE_WEAK", 11,
      "d6ce233ed6de0f2ebb716f1d23a56ead8d8c42c5980a29779cf7232c16ea4100"),
     ("memories.refusals.people_words", "_PRE_SKIP", 5,
      "35f40d0eddaf5da2be84f0ddc338b1d49fee795efd9587c1d3ef9728b4e9e77f"),
-    ("memories.refusals.people_words", "_PRE_PEOPLE_ONLY", 90,
-     "53d7d091ddcc6d05f8c033ace810ff109c960e020cd4ed81e7380905f259a718"),
+    ("memories.refusals.people_words", "_PRE_PEOPLE_ONLY", 100,
+     "656f15fa5cc167d84169f1a2962f88bacc4b0c04907034158467f33be6d76f6b"),
     # issue 18: lives, lived, began; then reporting verbs (argues, discusses, …)
-    ("memories.refusals.people_words", "_POST_VERBS", 91,
-     "79b393636508a937bbe42028ab8c50579e33fffed1a868e17b8e7618de885263"),
+    # then "sagte", "dijo", "disse", "dit", "detto", "gesagt" … (notes in other languages, 14th session)
+    ("memories.refusals.people_words", "_POST_VERBS", 104,
+     "3e1a3b10d7d5a8dbe4f100097fc6eeaf79a1aa4b52177e1ac353088bdd698dd9"),
     # follows _POST_VERBS (issue 18)
-    ("memories.refusals.people_words", "_POST_VERBS_STRICT", 55,
-     "761e089fba7816c52d9b030aff5573f6c1ed844a81cce0b4a39cc42d5e8ab22c"),
+    ("memories.refusals.people_words", "_POST_VERBS_STRICT", 68,
+     "12865aa50fa7a9dd31eedcda627d532b5a3d87cd41b71bad7b7609a27563c796"),
     # issue 18 (people_addresses.py); 37 until the ships of military mail addresses (USNS, USS, USCGC)
     # places named after people (fort, lake, mount, …) for issue 18; 49 until the street prefixes
     # of Faker's es, it, pt, ro and id address providers (twelfth session)
