@@ -8,6 +8,7 @@ index holds, and checked as phrases of their own (tables.identifying.note_phrase
   above), "C U S T - 0 0 4 1 7";
 * a value under a disguise (memories.refusals.disguise): invisible characters inside it, a
   right-to-left override, digits for letters ("L0pez"), letters spelt apart ("A-n-a");
+* an id's number with letters for digits ("CUST-OO417");
 * a name written surname first ("Lopez, Ana", "LÓPEZ Ana"); an email with spaces around its "@" and dots
   ("ana . lopez @ example . com"); a phone written with any dash, with slashes, in groups of
   any size ("415 555 01 34"), or read out ("four one five …"); URL-encoding and HTML's
@@ -61,6 +62,10 @@ def _joined_letters(match: re.Match) -> str:
 # "LÓPEZ Ana" (a surname first without a comma, as lists and forms write it). Overlapping pairs.
 _WORD_PAIR_RE = re.compile(r"(?=(?<![\w'’\-])([A-Z][^\W\d_]+)[ \t]+([A-Z][^\W\d_]+)(?![\w'’\-]))")
 _MAX_PAIRS = 12
+# An id's number with letters that look like digits ("CUST-OO417", "cust-0O4l7"): O for 0, I or l
+# for 1, in a run of digits after an id's letters; read with the digits.
+_LOOKALIKE_NUMBER_RE = re.compile(r"(?<![\w])([A-Za-z]{2,10}[-_ #]?)((?=[0-9OoIl]*\d)(?=[0-9OoIl]*[OoIl])[0-9OoIl]{3,15})(?![\w])")
+_DIGIT_LOOKALIKES = str.maketrans("OoIl", "0011")
 # "Lopez, Ana" and "Lopez, Ana Maria": a surname, a comma, one or two given names.
 _SURNAME_FIRST_RE = re.compile(r"\b([A-Z][^\W\d_]+(?:[ '\-][A-Z][^\W\d_]+)?), ([A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+)?)\b")
 # Digits in groups of any size separated by spaces, slashes or dots, 9 to 15 in all: a phone
@@ -96,6 +101,7 @@ def _plain_readings(text: str) -> list[str]:
     found: list[str] = []
     found.extend(f"{given} {surname}" for surname, given in _SURNAME_FIRST_RE.findall(text))
     found.extend(f"{second} {first}" for first, second in _WORD_PAIR_RE.findall(text)[:_MAX_PAIRS])
+    found.extend(prefix + number.translate(_DIGIT_LOOKALIKES) for prefix, number in _LOOKALIKE_NUMBER_RE.findall(text))
     found.extend(_number_readings(text))
     lowered = text.lower()
     if "@" in text or " at " in lowered or "[at]" in lowered or "(at)" in lowered:

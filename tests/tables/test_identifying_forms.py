@@ -53,6 +53,8 @@ def assert_refused(response, code):
     "cust 00417 asked for a refund.",
     "Cust_00417 asked for a refund.",
     "Record 00417 has the wrong region.",  # the id's number after a word that says it is an id
+    "Refund CUST-OO417 before Friday.",  # letters for digits (fourteenth session; passed at 8269590)
+    "Refund cust-0O4l7 before Friday.",
 ])
 def test_issue_18_a_record_id_without_its_dash_or_with_a_word_in_front_is_refused(owner, eu_ws, customers, value):
     assert_refused(save(token_client(owner), eu_ws, value, customers), "names_record")
