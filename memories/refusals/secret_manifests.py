@@ -3,7 +3,9 @@
 * a Kubernetes ``Secret`` manifest: every value under ``data:`` is the secret, base64-encoded
   (``reporting: cmVwb3J0aW5nLTIwMjQ=``), and every value under ``stringData:`` is it in plain text;
 * NuGet / .NET ``<add key="ClearTextPassword" value="…" />``: the name is an attribute, the
-  secret the next one;
+  secret the next one; the same in an entry of a list of variables, where a ``name`` (or ``key``,
+  ``ParameterKey``) field names a credential and a ``value`` field holds it (a Kubernetes
+  container's ``env``, an ECS task definition, Azure app settings, CloudFormation parameters);
 * Docker's ``config.json``: ``"auth": "<base64 of user:password>"``;
 * a PostgreSQL password file line, ``hostname:port:database:username:password``.
 
@@ -30,6 +32,13 @@ _PGPASS_RE = _compile(
     r"(?<![\w.:/\-])(?P<host>[A-Za-z0-9\-]*\.[A-Za-z0-9.\-]+|localhost|\*):(?:\d{1,5}|\*)"
     r":[\w*\-.]+:[\w*\-.@]+:(?P<val>[^\s:]{4,128})"
 )
+# A variable's entry, its name then its value: "- name: DB_PASSWORD\n  value: …" (YAML),
+# '{"name": "DB_PASSWORD", "value": "…"}' (JSON), "ParameterKey=DbPassword,ParameterValue=…".
+_NAME_THEN_VALUE_RE = _compile(
+    r"(?i)[\"']?(?:name|key|parameterkey)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w.\-]{2,80})[\"']?"
+    r"[ \t]*(?:,[ \t]*|\r?\n[ \t]*(?:-[ \t]+)?)"
+    r"[\"']?(?:value|parametervalue)[\"']?[ \t]*[:=][ \t]*(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'"
+    r"|(?P<val>[^\s\"',}\]]{1,256}))")
 _ADD_KEY_VALUE_RE = _compile(
     r"<add\s+key\s*=\s*\"(?P<name>[^\"<>]{1,80})\"\s+value\s*=\s*\"(?P<val>[^\"<>\n]{1,256})\"",
     re.IGNORECASE,
@@ -62,6 +71,13 @@ def find_manifest_secrets(text: str, lowered: str, taken: Spans) -> Iterator[Can
             start, end = match.span("val")
             if (credential_name(match.group("name")) and not _overlaps(taken, start, end)
                     and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
+                yield "generic_secret", start, end, 64
+    if "value" in lowered:
+        for match in _NAME_THEN_VALUE_RE.finditer(text):
+            group = next(g for g in ("dq", "sq", "val") if match.group(g) is not None)
+            start, end = match.span(group)
+            if (credential_name(match.group("name")) and not _overlaps(taken, start, end)
+                    and _acceptable_password(match.group(group), strength="weak", quoted=group != "val")):
                 yield "generic_secret", start, end, 64
     if '"auth"' in lowered:
         for match in _DOCKER_AUTH_RE.finditer(text):
