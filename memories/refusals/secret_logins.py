@@ -5,7 +5,10 @@
 * a token given to curl as the user with an empty password ("curl -u 'd2LkV78zLx!t:' …"), as
   APIs that take a key by basic auth ask;
 * a password written bare after PowerShell's ConvertTo-SecureString ("-String -Force
-  dsjUE#$gds8s"), the quoted form being found already.
+  dsjUE#$gds8s"), the quoted form being found already;
+* a login and its password joined by a colon with nothing around ("etl:Vq7#mZ2!pL9x"), as
+  basic auth and htpasswd-style lists write them: the password must also hold a mark that names
+  of things do not ("!", "#", "$", "%" …), so image tags and settings ("node:Lts-Alpine3") pass.
 
 Values must look like a password (secret_bare's shape test), hold a digit and mix three kinds of
 characters, and not be words and numbers joined, so "ana@example.com / Sales-Team", "… /
@@ -32,6 +35,8 @@ _DOMAIN_RE = _compile(r"[\w\-]+(?:\.[\w\-]+)+")
 _VALUE_AFTER_RE = _compile(rf"{_SIDE}(?P<val>[^\s\"'`/|]{{8,64}})")
 _VALUE_BEFORE_RE = _compile(rf"(?<![^\s=:(\[])(?P<val>[^\s\"'`/|=:]{{8,64}}){_SIDE}$")
 _CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]{8,128}):\1(?=\s|$)")
+_LOGIN_PAIR_RE = _compile(r"(?<![\w@:/.\-])[a-z][a-z0-9._\-]{1,31}:(?P<val>[^\s:/@\"'`]{8,64})(?=[\s,;)]|$)")
+_PASSWORD_MARKS = frozenset("!#$%&*+=?^~")
 _SECURE_STRING_RE = _compile(r"(?i)convertto-securestring(?:\s+-\w+)*\s+(?P<val>[^\s\"'$(\-][^\s\"']{5,63})")
 
 
@@ -47,6 +52,9 @@ def find_login_values(text: str, lowered: str, taken: Spans) -> Iterator[Candida
         at = text.find("@", at + 1)
     if "-u" in text or "--user" in text:
         yield from _strong_values(_CURL_USER_RE.finditer(text), taken)
+    if ":" in text:
+        yield from _strong_values((m for m in _LOGIN_PAIR_RE.finditer(text)
+                                   if not _PASSWORD_MARKS.isdisjoint(m.group("val"))), taken)
     if "securestring" in lowered:
         yield from _strong_values(_SECURE_STRING_RE.finditer(text), taken)
 
