@@ -14,7 +14,8 @@ index holds, and checked as phrases of their own (tables.identifying.note_phrase
   any size ("415 555 01 34"), or read out ("four one five …"); URL-encoding and HTML's
   character references undone ("ana.lopez%40example.com", "&#64;");
 * a name in HTML or Markdown ("<b>Ana</b> <b>Lopez</b>"), or in a first-name and a last-name
-  field ('{"first_name": "Ana", "last_name": "Lopez"}'; memories.refusals.people_rendered).
+  field ('{"first_name": "Ana", "last_name": "Lopez"}'; memories.refusals.disguise,
+  memories.refusals.people_rendered).
 
 A reading only adds phrases to look up: a note is refused only when one of them is a value of
 the workspace's tables, so prose that happens to read as an address ("meet at example.com")
@@ -27,10 +28,10 @@ import html
 import re
 from urllib.parse import unquote
 
-from memories.refusals.disguise import spelt_apart, undigited, visible
+from memories.refusals.disguise import markup_taken_off, spelt_apart, undigited, visible
 from memories.refusals.normalise_spelt import spelt_digits
 from memories.refusals.people_readings import camel_words
-from memories.refusals.people_rendered import name_fields, rendered
+from memories.refusals.people_rendered import name_fields
 
 __all__ = ["readings"]
 
@@ -87,9 +88,11 @@ def readings(text: str) -> list[str]:
     """Each other reading of ``text`` worth looking up; empty for most notes."""
     found: list[str] = []
     digits = spelt_digits(text)  # a view with the places the secret detector needs; here its text
+    shown = markup_taken_off(text)
     for reading in (visible(text), undigited(text), spelt_apart(text), text.translate(_DASHES),
                     digits.text if digits is not None else None, unquote(text) if "%" in text else None,
-                    html.unescape(text) if "&" in text else None, rendered(text), name_fields(text)):
+                    html.unescape(text) if "&" in text else None, shown.text if shown else None,
+                    name_fields(text)):
         if reading is not None and reading != text:
             found.append(reading)
             found.extend(_plain_readings(reading))

@@ -8,7 +8,10 @@ taken off (R-SAVE-2, R-SAVE-3, R-SAVE-3b; issue 18):
   forwards;
 * digits standing for the letters they look like inside a word ("Pr1ya R4man", "L0pez"), one
   or two of them;
-* a word spelt letter by letter with dashes or dots between ("P-r-i-y-a R-a-m-a-n").
+* a word spelt letter by letter with dashes or dots between ("P-r-i-y-a R-a-m-a-n");
+* markup a screen renders and does not show: HTML tags and character references, Markdown's
+  emphasis ("**password:** …", "<b>Maria</b> <b>Garcia</b>"). A code span ("`Stan`") stays, as
+  does strike-through ("~~Bloomberg~~": a word no longer meant).
 
 Each function gives another reading, or None when the text has nothing to take off. Callers read
 it besides the text as written, never instead: a reading only adds what a detector can find.
@@ -18,12 +21,13 @@ reads a note (memories.validation); the detectors take them off too, for every o
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
 from memories.refusals.view import View, replaced
 
-__all__ = ["UNREAD_CATEGORIES", "display_order", "spelt_apart", "undigited", "visible"]
+__all__ = ["UNREAD_CATEGORIES", "display_order", "markup_taken_off", "spelt_apart", "undigited", "visible"]
 
 _OVERRIDDEN_RE = re.compile("\u202e([^\u202c\n]*)")
 # Characters that draw nothing by themselves: format characters and combining marks.
@@ -33,6 +37,14 @@ _WORD_RE = re.compile(r"\w+")
 _LETTER_DIGIT_LETTER_RE = re.compile(r"[a-zA-Z][013457]{1,2}[a-z]")
 # A word spelt letter by letter with a dash or a dot between ("P-r-i-y-a", "R.a.m.a.n").
 _SPELT_APART_RE = re.compile(r"(?<![\w.\-])[^\W\d_](?:[.\-][^\W\d_]){2,}(?![\w\-]|\.\w)")
+
+# An HTML tag ("<b>", "</span>", '<td class="x">'): a block's tag parts words, an inline one not.
+_TAG_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:\s[^<>\n]{0,80})?/?>")
+_BLOCK_TAGS = frozenset("p br div li ul ol td th tr table h1 h2 h3 h4 h5 h6 blockquote pre hr".split())
+# Markdown's emphasis: the same marks ("*", "**", "_", "__") before a word and after a word of one
+# line; an underscore inside a word ("first_name") or before one ("_cache") is the word's own.
+_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=[^\W_])([^*_\n]{1,80}?[^\W_])\1(?![\w*])")
+_ENTITY_RE = re.compile(r"&(?:#\d{2,6}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 
 
 def display_order(text: str) -> View | None:
@@ -44,6 +56,32 @@ def display_order(text: str) -> View | None:
     return replaced(text, [(run.start(1), run.end(1), run.group(1)[::-1],
                             [(i, i + 1) for i in reversed(range(run.start(1), run.end(1)))])
                            for run in _OVERRIDDEN_RE.finditer(text)])
+
+
+def markup_taken_off(text: str) -> View | None:
+    """``text`` as Markdown or HTML shows it: tags, character references and emphasis marks
+    taken off (a block's tag leaves a line break), each character at its place. None when it
+    has none."""
+    if not any(mark in text for mark in "*_<&"):
+        return None
+    changes = [(tag.start(), tag.end(), "\n" if tag.group(1).lower() in _BLOCK_TAGS else "",
+                [tag.span()] if tag.group(1).lower() in _BLOCK_TAGS else [])
+               for tag in _TAG_RE.finditer(text)] if "<" in text else []
+    if "&" in text:
+        for ref in _ENTITY_RE.finditer(text):
+            char = html.unescape(ref.group())
+            if len(char) == 1:
+                changes.append((ref.start(), ref.end(), char, [ref.span()]))
+    if "*" in text or "_" in text:
+        for emphasis in _EMPHASIS_RE.finditer(text):
+            changes.append((emphasis.start(1), emphasis.end(1), "", []))
+            changes.append((emphasis.end(2), emphasis.end(), "", []))
+    changes.sort()
+    kept = []
+    for change in changes:  # a mark inside a tag's attributes is the tag's
+        if not kept or change[0] >= kept[-1][1]:
+            kept.append(change)
+    return replaced(text, kept)
 
 
 def visible(text: str) -> str | None:

@@ -95,7 +95,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memories.refusals.disguise import spelt_apart, undigited, visible
+from memories.refusals.disguise import markup_taken_off, spelt_apart, undigited, visible
 from memories.refusals.people_addresses import addressee, after_place_word, not_a_person
 from memories.refusals.people_cues import (
     _capitals_runs,
@@ -116,7 +116,6 @@ from memories.refusals.people_lexicon import (
 from memories.refusals.people_readings import joined_name_spans
 from memories.refusals.people_rendered import (
     name_fields,
-    rendered,
     url_decoded,
 )
 from memories.refusals.people_runs import (
@@ -170,7 +169,8 @@ def find_person_mentions(text: str) -> list[PersonMention]:
     found = _mentions_as_written(text)
     if found or not text:
         return found
-    for reading in (visible(text), undigited(text), spelt_apart(text), rendered(text),
+    shown = markup_taken_off(text)
+    for reading in (visible(text), undigited(text), spelt_apart(text), shown.text if shown else None,
                     url_decoded(text), name_fields(text)):
         if reading is not None and _mentions_as_written(reading):
             return [PersonMention(text=text, start=0, end=len(text))]
