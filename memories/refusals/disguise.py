@@ -42,8 +42,10 @@ _SPELT_APART_RE = re.compile(r"(?<![\w.\-])[^\W\d_](?:[.\-][^\W\d_]){2,}(?![\w\-
 _TAG_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:\s[^<>\n]{0,80})?/?>")
 _BLOCK_TAGS = frozenset("p br div li ul ol td th tr table h1 h2 h3 h4 h5 h6 blockquote pre hr".split())
 # Markdown's emphasis: the same marks ("*", "**", "_", "__") before a word and after a word of one
-# line; an underscore inside a word ("first_name") or before one ("_cache") is the word's own.
-_EMPHASIS_RE = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=[^\W_])([^*_\n]{1,80}?[^\W_])\1(?![\w*])")
+# line, or its colon ("**Password:**"); an underscore inside a word ("first_name") or before one
+# ("_cache") is the word's own.
+# (The character before the marks is checked apart: a look-behind first is tried at every place.)
+_EMPHASIS_RE = re.compile(r"(\*{1,3}|_{1,3})(?=[^\W_])([^*_\n]{1,80}?[^\W_][:.,;!?)]?)\1(?![\w*])")
 _ENTITY_RE = re.compile(r"&(?:#\d{2,6}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 
 
@@ -74,6 +76,8 @@ def markup_taken_off(text: str) -> View | None:
                 changes.append((ref.start(), ref.end(), char, [ref.span()]))
     if "*" in text or "_" in text:
         for emphasis in _EMPHASIS_RE.finditer(text):
+            if emphasis.start() and (text[emphasis.start() - 1].isalnum() or text[emphasis.start() - 1] in "_*"):
+                continue
             changes.append((emphasis.start(1), emphasis.end(1), "", []))
             changes.append((emphasis.end(2), emphasis.end(), "", []))
     changes.sort()

@@ -10,7 +10,8 @@ A token can be written so that its characters are not the ones the formats name:
 * string literals joined in code ("'ghp_' + 'R8x2…'", "'ghp_' . '…'", "['ghp_', '…'].join('')",
   "CONCAT('ghp_', '…')"), or spelt as character codes ("String.fromCharCode(103, 104, …)",
   "bytes([103, 104, …])");
-* a word processor's quotes ("‘password’: ‘…’", "«…»").
+* a word processor's quotes ("‘password’: ‘…’", "«…»");
+* Markdown or HTML around a password's name ("**password:** …", "<b>Password:</b> …").
 
 Each ``View`` here is one such reading, with every character's place in the original text, so a
 finding in a view is reported at the original characters it came from.
@@ -28,7 +29,7 @@ import re
 import unicodedata
 import zlib
 
-from memories.refusals.disguise import UNREAD_CATEGORIES, display_order
+from memories.refusals.disguise import UNREAD_CATEGORIES, display_order, markup_taken_off
 from memories.refusals.normalise_code import char_codes, joined_literals
 from memories.refusals.normalise_pieces import pieces
 from memories.refusals.normalise_runs import separated_runs
@@ -61,11 +62,18 @@ _BASE32_RUN_RE = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})={
 _BASE85_CHARS = r"0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~"
 _BASE85_RUN_RE = re.compile(rf"(?<![{_BASE85_CHARS}])[{_BASE85_CHARS}]{{20,}}(?![{_BASE85_CHARS}])")
 _BASE85_ONLY = frozenset("!#$%&()*;<>?@^`{|}~")
+_WITHOUT_BASE85_MARKS = str.maketrans(dict.fromkeys(_BASE85_ONLY))
 _BASE85_RARE = frozenset("^`{|}~")  # six of those, rare in prose: one is in most runs of 20+
 
 
 # The English stems of a credential's name: "pässwört" and "tökén" read without their accents.
 _KEYWORD_STEM_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
+# A credential's name inside emphasis or an HTML element: "**password:**", "<b>Token:</b>",
+# "__pw__" (code's "__init__" and "List<String>" hold no such name).
+_CREDENTIAL_NAME_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred|\bpw\b")
+_MARK_BEFORE_RE = re.compile(r"(?i)(?:\*|_|<[a-z][a-z0-9]*>)[^*_<>\n]*$")
+_MARK_AFTER_RE = re.compile(r"(?i)[^*_<>\n]*(?:\*|_|</[a-z][a-z0-9]*>)")
+_AFTER_NAME = 160  # characters after the name read with it: its value
 
 
 def _token_shaped(pieces: list[str]) -> bool:
@@ -338,7 +346,7 @@ def _decoded_runs(text: str, known: list[tuple[int, int]], *, again: bool = True
             result.append(View(decoded, (run.span(),) * len(decoded)))
     if not _BASE85_RARE.isdisjoint(text):
         for run in _BASE85_RUN_RE.finditer(text):
-            marks = sum(c in _BASE85_ONLY for c in run.group())
+            marks = len(run.group()) - len(run.group().translate(_WITHOUT_BASE85_MARKS))
             if marks < max(2, len(run.group()) // 16) or _inside(run.span(), known):
                 continue  # base85 has a mark in every fifth place or so; most code runs fewer
             decoded = _decode_base85_text(run.group())
@@ -373,8 +381,8 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
     result += decoded
     result += char_codes(text)
     result += pieces(text, known)
-    for reading in (_ascii_quoted(text), display_order(text), spelt_digits(text), *spelt_letters(text),
-                    joined_literals(text), joined_literals(text, in_call=True)):
+    for reading in (_ascii_quoted(text), display_order(text), _named_in_markup(text), spelt_digits(text),
+                    *spelt_letters(text), joined_literals(text), joined_literals(text, in_call=True)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
     unescaped = _unescaped(text)
@@ -382,6 +390,36 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
         result.append(changed)
         result += [_through(view, changed) for view in _decoded_runs(changed.text, known)]
     return result
+
+
+def _named_in_markup(text: str) -> View | None:
+    """Each credential's name in Markdown or HTML ("**password:** …", "<b>Token:</b> …") with
+    what follows it on its line, as a screen shows them, one line each; the rules that need no
+    name read the text as written already, and the rest of the note is not read again."""
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    covered = 0
+    for name in _CREDENTIAL_NAME_RE.finditer(text):
+        if name.start() < covered:
+            continue
+        opening = _MARK_BEFORE_RE.search(text, max(0, name.start() - 32), name.start())
+        if opening is None or _MARK_AFTER_RE.match(text, name.end(), name.end() + 32) is None:
+            continue
+        first = opening.start()
+        while first and text[first - 1] in "*_":
+            first -= 1  # the whole run of marks: "**password:**"
+        line_end = text.find("\n", name.end())
+        end = min(len(text) if line_end == -1 else line_end, name.end() + _AFTER_NAME)
+        shown = markup_taken_off(text[first:end])
+        if shown is None or not shown.text:
+            continue
+        if out:
+            out.append("\n")
+            places.append(places[-1])
+        out.append(shown.text)
+        places.extend((a + first, b + first) for a, b in shown.places)
+        covered = end
+    return View("".join(out), tuple(places)) if out else None
 
 
 def _through(view: View, base: View) -> View:

@@ -35,7 +35,9 @@ _DOMAIN_RE = _compile(r"[\w\-]+(?:\.[\w\-]+)+")
 _VALUE_AFTER_RE = _compile(rf"{_SIDE}(?P<val>[^\s\"'`/|]{{8,64}})")
 _VALUE_BEFORE_RE = _compile(rf"(?<![^\s=:(\[])(?P<val>[^\s\"'`/|=:]{{8,64}}){_SIDE}$")
 _CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]{8,128}):\1(?=\s|$)")
-_LOGIN_PAIR_RE = _compile(r"(?<![\w@:/.\-])[a-z][a-z0-9._\-]{1,31}:(?P<val>[^\s:/@\"'`]{8,64})(?=[\s,;)]|$)")
+# Read from each colon: the login before it, the password after it.
+_LOGIN_BEFORE_RE = _compile(r"(?<![\w@:/.\-])[a-z][a-z0-9._\-]{1,31}$")
+_PASSWORD_AFTER_RE = _compile(r"(?P<val>[^\s:/@\"'`]{8,64})(?=[\s,;)]|$)")
 _PASSWORD_MARKS = frozenset("!#$%&*+=?^~")
 _SECURE_STRING_RE = _compile(r"(?i)convertto-securestring(?:\s+-\w+)*\s+(?P<val>[^\s\"'$(\-][^\s\"']{5,63})")
 
@@ -53,10 +55,19 @@ def find_login_values(text: str, lowered: str, taken: Spans) -> Iterator[Candida
     if "-u" in text or "--user" in text:
         yield from _strong_values(_CURL_USER_RE.finditer(text), taken)
     if ":" in text:
-        yield from _strong_values((m for m in _LOGIN_PAIR_RE.finditer(text)
-                                   if not _PASSWORD_MARKS.isdisjoint(m.group("val"))), taken)
+        yield from _strong_values(_login_pairs(text), taken)
     if "securestring" in lowered:
         yield from _strong_values(_SECURE_STRING_RE.finditer(text), taken)
+
+
+def _login_pairs(text: str) -> Iterator[re.Match]:
+    colon = text.find(":")
+    while colon != -1:
+        after = _PASSWORD_AFTER_RE.match(text, colon + 1)
+        if (after is not None and not _PASSWORD_MARKS.isdisjoint(after.group("val"))
+                and _LOGIN_BEFORE_RE.search(text, max(0, colon - 32), colon)):
+            yield after
+        colon = text.find(":", colon + 1)
 
 
 def _named_parts(value: str) -> bool:

@@ -156,6 +156,8 @@ _PASSWORD_TAIL_RE = _compile(
     r"changed\s+to|became|is|was|ist|lautet|est|es|é|è|são|som|er|jest|är|je|on|là|adalah|היא|הוא|है|—"
     r"|(?:(?<=hasło\s)|(?<=haslo\s))to)(?:\s*[:：]\s*|\s+)"
     r"|\s*(?:は|是|为|為|это|—|–|هي|هو|는|은)\s*"
+    # Asked and answered: "wifi password?\nTom: …", "Q: admin password? A: …", "the password? it's …"
+    r"|\?[ \t]*(?:\r?\n[ \t]*(?:[\w .'\-]{1,30}:[ \t]*)?|(?:A:|it'?s|it\s+is)[ \t]*)"
     # "use password hunter2": a bare space only right after the keyword, never after "for ..."
     r"|(?(about)(?!)|\s+))"
     r"(?:@?(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r"))",  # @"…": an Objective-C literal

@@ -320,6 +320,9 @@ def _is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER_RE.match(value) or _ENV_VAR_NAME_RE.match(value))
 
 
+_LEADING_TAG_RE = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]*>)+")
+
+
 def _is_non_secret_value(value: str) -> bool:
     """Placeholders, references, words, identifiers and paths: never a credential."""
     if not value:
@@ -327,6 +330,12 @@ def _is_non_secret_value(value: str) -> bool:
     core = value.strip("()[]{}<>")
     if not core or core.lower() in _COMMON_WORDS or _PLACEHOLDER_RE.match(core):
         return True
+    label = value.rstrip("*_")
+    if label != value and label.endswith(":") and label[:-1].isalpha():
+        return True  # "**Password policy:** 12 characters": the next label, in Markdown's bold
+    tagged = _LEADING_TAG_RE.match(value)
+    if tagged is not None and value[tagged.end():].rstrip("<>/").isalpha():
+        return True  # "Token: <i>rotated monthly</i>": a word in HTML
     if _is_placeholder(value) or _SECRET_REFERENCE_RE.match(value):
         return True
     if "://" in value:
