@@ -41,6 +41,8 @@ _SHAPED_RE = re.compile(r".[A-Za-z]*[0-9A-Z_\-]")
 _MAX_STARTS = 6  # runs of one note that start with a vendor's prefix, each joined with the
 # next one or two (a note holds one split token; scanners' test files hold dozens of prefixes)
 _MIN_JOINED = 16  # characters: tokens are long
+# A first piece longer than this is a whole token, or a half that reads as random by itself.
+_MAX_FIRST_PIECE = 40
 
 
 def pieces(text: str, known: list[tuple[int, int]]) -> list[View]:
@@ -120,7 +122,7 @@ def _neighbours(text: str, known: list[tuple[int, int]]) -> View | None:
         if start < joined_to or any(a <= start < b for a, b in known):
             continue
         first = _RUN_RE.match(text, start)
-        if first is None or not _SHAPED_RE.match(first.group()):
+        if first is None or not _SHAPED_RE.match(first.group()) or first.end() - start > _MAX_FIRST_PIECE:
             continue
         starts += 1
         if starts > _MAX_STARTS:
