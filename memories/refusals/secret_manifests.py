@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memories.refusals.normalise import decode_base64_text
+from memories.refusals.normalise_decode import decode_base64_text
 from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_context import basic_credentials
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps

@@ -9,7 +9,7 @@ import binascii
 import hashlib
 from collections.abc import Iterator
 
-from memories.refusals.normalise import compressed_base64, decode_base64_text
+from memories.refusals.normalise_decode import compressed_base64, decode_base64_text
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_values import (
     _BASE64_ENTROPY,
