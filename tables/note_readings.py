@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import unquote
 
 from memories.refusals.disguise import markup_taken_off, spelt_apart, undigited, visible
 from memories.refusals.normalise_spelt import spelt_digits
 from memories.refusals.people_readings import camel_words
-from memories.refusals.people_rendered import name_fields
+from memories.refusals.people_rendered import name_fields, url_decoded
 
 __all__ = ["readings"]
 
@@ -90,7 +89,7 @@ def readings(text: str) -> list[str]:
     digits = spelt_digits(text)  # a view with the places the secret detector needs; here its text
     shown = markup_taken_off(text)
     for reading in (visible(text), undigited(text), spelt_apart(text), text.translate(_DASHES),
-                    digits.text if digits is not None else None, unquote(text) if "%" in text else None,
+                    digits.text if digits is not None else None, url_decoded(text),
                     html.unescape(text) if "&" in text else None, shown.text if shown else None,
                     name_fields(text)):
         if reading is not None and reading != text:

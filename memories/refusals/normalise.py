@@ -32,7 +32,7 @@ from memories.refusals.normalise_decode import decoded_runs
 from memories.refusals.normalise_pieces import pieces
 from memories.refusals.normalise_runs import separated_runs
 from memories.refusals.normalise_spelt import spelt_digits, spelt_letters
-from memories.refusals.view import View, replaced
+from memories.refusals.view import View, joined_lines, replaced
 from memories.refusals.wordlists import table
 
 __all__ = ["View", "views"]
@@ -57,7 +57,7 @@ _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _KEYWORD_STEM_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
 # A credential's name inside emphasis or an HTML element: "**password:**", "<b>Token:</b>",
 # "__pw__" (code's "__init__" and "List<String>" hold no such name).
-_CREDENTIAL_NAME_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred|\bpw\b")
+_CREDENTIAL_NAME_RE = re.compile(_KEYWORD_STEM_RE.pattern + r"|\bpw\b")
 _MARK_BEFORE_RE = re.compile(r"(?i)(?:\*|_|<[a-z][a-z0-9]*>)[^*_<>\n]*$")
 _MARK_AFTER_RE = re.compile(r"(?i)[^*_<>\n]*(?:\*|_|</[a-z][a-z0-9]*>)")
 _AFTER_NAME = 160  # characters after the name read with it: its value
@@ -160,8 +160,7 @@ def _changed_lines(view: View, text: str) -> View | None:
     """Only the lines of ``view`` where it reads differently from ``text``: a note's other
     lines were scanned as written already, and scanning them again costs as much (a 1 KB note
     with one escaped quote is one line to read again, not a kilobyte)."""
-    keep_text: list[str] = []
-    keep_places: list[tuple[int, int]] = []
+    kept: list[View] = []
     line_start = 0
     reading = view.text
     while line_start <= len(reading):
@@ -171,15 +170,9 @@ def _changed_lines(view: View, text: str) -> View | None:
         if any(end - start != 1 or text[start] != reading[line_start + k]
                or (k and start != places[k - 1][1])  # characters left out between these two
                for k, (start, end) in enumerate(places)):
-            if keep_text:
-                keep_text.append("\n")
-                keep_places.append(keep_places[-1])
-            keep_text.append(reading[line_start:line_end])
-            keep_places.extend(places)
+            kept.append(View(reading[line_start:line_end], places))
         line_start = line_end + 1
-    if not keep_text:
-        return None
-    return View("".join(keep_text), tuple(keep_places), formats_only=view.formats_only)
+    return joined_lines(kept, formats_only=view.formats_only)
 
 
 def _escaped_char(escape: re.Match) -> str | None:
@@ -255,8 +248,7 @@ def _named_in_markup(text: str) -> View | None:
     """Each credential's name in Markdown or HTML ("**password:** …", "<b>Token:</b> …") with
     what follows it on its line, as a screen shows them, one line each; the rules that need no
     name read the text as written already, and the rest of the note is not read again."""
-    out: list[str] = []
-    places: list[tuple[int, int]] = []
+    snippets: list[View] = []
     covered = 0
     for name in _CREDENTIAL_NAME_RE.finditer(text):
         if name.start() < covered:
@@ -272,13 +264,9 @@ def _named_in_markup(text: str) -> View | None:
         shown = markup_taken_off(text[first:end])
         if shown is None or not shown.text:
             continue
-        if out:
-            out.append("\n")
-            places.append(places[-1])
-        out.append(shown.text)
-        places.extend((a + first, b + first) for a, b in shown.places)
+        snippets.append(View(shown.text, tuple((a + first, b + first) for a, b in shown.places)))
         covered = end
-    return View("".join(out), tuple(places)) if out else None
+    return joined_lines(snippets)
 
 
 def _through(view: View, base: View) -> View:

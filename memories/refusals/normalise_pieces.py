@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from memories.refusals.secret_formats import prefix_starts
-from memories.refusals.view import View
+from memories.refusals.view import View, joined_lines, picked
 
 __all__ = ["pieces"]
 
@@ -92,7 +92,7 @@ def _unmarked(text: str) -> View | None:
             position = following.end()
         lines.append(kept)
         line_end = right
-    return _lines_view(text, lines)
+    return joined_lines((picked(text, kept) for kept in lines), formats_only=True)
 
 
 def _joined_groups(text: str, group_re: re.Pattern, piece_re: re.Pattern) -> list[View]:
@@ -104,7 +104,7 @@ def _joined_groups(text: str, group_re: re.Pattern, piece_re: re.Pattern) -> lis
         for first in range(min(3, len(spans) - 1)):
             kept = [i for start, end in spans[first:] for i in range(start, end)]
             if len(kept) >= _MIN_JOINED and any(text[i].isdigit() for i in kept):
-                result.append(_view(text, kept))
+                result.append(picked(text, kept, formats_only=True))
     return result
 
 
@@ -137,23 +137,4 @@ def _neighbours(text: str, known: list[tuple[int, int]]) -> View | None:
             if len(following) >= count and first.end() - start + sum(b - a for a, b in following[:count]) >= _MIN_JOINED:
                 lines.append([k for a, b in (first.span(), *following[:count]) for k in range(a, b)])
                 joined_to = following[count - 1][1]
-    return _lines_view(text, lines)
-
-
-def _lines_view(text: str, lines: list[list[int]]) -> View | None:
-    """The characters of ``text`` at each line's places, one line each; None with no line."""
-    if not lines:
-        return None
-    out: list[str] = []
-    places: list[tuple[int, int]] = []
-    for kept in lines:
-        if out:
-            out.append("\n")
-            places.append(places[-1])
-        out.append("".join(text[k] for k in kept))
-        places.extend((k, k + 1) for k in kept)
-    return View("".join(out), tuple(places), formats_only=True)
-
-
-def _view(text: str, kept: list[int]) -> View:
-    return View("".join(text[i] for i in kept), tuple((i, i + 1) for i in kept), formats_only=True)
+    return joined_lines((picked(text, kept) for kept in lines), formats_only=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memories.refusals.view import View
+from memories.refusals.view import View, picked
 
 __all__ = ["separated_runs"]
 
@@ -98,12 +98,12 @@ def _grouped(text: str) -> list[View]:
                     continue  # tokens are long, and random ones hold a digit; prose's equal words do not
                 before = _CREDENTIAL_BEFORE_RE.search(text, max(0, spans[first][0] - 40), spans[first][0])
                 if before is not None:
-                    result.append(_view(text, [*range(before.start(), spans[first][0]),
+                    result.append(picked(text, [*range(before.start(), spans[first][0]),
                                                *(i for a, b in spans[first:last] for i in range(a, b))],
                                         formats_only=False))
                 start = first
                 while True:
-                    result.append(_view(text, [i for a, b in spans[start:last] for i in range(a, b)],
+                    result.append(picked(text, [i for a, b in spans[start:last] for i in range(a, b)],
                                         formats_only=True))
                     if not (words[start].isalpha() and words[start].islower()) or last - start <= 3:
                         break
@@ -135,7 +135,7 @@ def _broken(text: str) -> list[View]:
         for count in sorted({2, len(pieces) - 1, len(pieces)}):
             kept = [i for a, b in pieces[:count] for i in range(a, b)]
             if count >= 2 and len(kept) >= 16 and any(text[i].isdigit() for i in kept):
-                result.append(_view(text, kept, formats_only=True))
+                result.append(picked(text, kept, formats_only=True))
         line_end = text.find("\n", line_end + 1) if line_end != -1 else -1
     return result
 
@@ -147,7 +147,7 @@ def _joined(text: str, pattern: re.Pattern) -> list[View]:
     for run in pattern.finditer(text):
         kept = [i for i in range(run.start(), run.end()) if text[i] not in _SEPARATORS or (
             text[i] in "-./" and text[i - 1] == " " and text[i + 1: i + 2] == " ")]
-        result.append(_view(text, kept, formats_only=False))
+        result.append(picked(text, kept, formats_only=False))
     return result
 
 
@@ -156,7 +156,7 @@ def _underscored(text: str) -> list[View]:
     if "_" not in text:
         return []
     # A separator is dropped; the middle one of "___" is the token's own.
-    return [_view(text, [i for i in range(run.start(), run.end())
+    return [picked(text, [i for i in range(run.start(), run.end())
                          if text[i] != "_" or (text[i - 1] == "_" and text[i + 1] == "_")], formats_only=False)
             for run in _UNDERSCORED_RUN_RE.finditer(text)]
 
@@ -170,11 +170,6 @@ def _unwrapped(text: str) -> list[View]:
         lengths = [len(line.strip()) for line in block.group().splitlines()]
         if len(set(lengths[:-1])) != 1 or lengths[-1] > lengths[0]:
             continue  # wrapped at one width, the last line shorter: not a list of names
-        result.append(_view(text, [i for i in range(block.start(), block.end()) if not text[i].isspace()],
+        result.append(picked(text, [i for i in range(block.start(), block.end()) if not text[i].isspace()],
                             formats_only=True))
     return result
-
-
-def _view(text: str, kept: list[int], *, formats_only: bool) -> View:
-    """The characters of ``text`` at ``kept``, each standing for its own place."""
-    return View("".join(text[i] for i in kept), tuple((i, i + 1) for i in kept), formats_only=formats_only)

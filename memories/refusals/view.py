@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -40,3 +41,25 @@ def replaced(text: str, changes) -> View | None:
     out.append(text[position:])
     places.extend((i, i + 1) for i in range(position, len(text)))
     return View("".join(out), tuple(places))
+
+
+def picked(text: str, kept: Iterable[int], *, formats_only: bool = False) -> View:
+    """The characters of ``text`` at the places ``kept``, each standing for its own place."""
+    kept = list(kept)
+    return View("".join(text[i] for i in kept), tuple((i, i + 1) for i in kept), formats_only=formats_only)
+
+
+def joined_lines(parts: Iterable[View], *, formats_only: bool = False) -> View | None:
+    """Views one a line, as one view; each line break stands for the place before it. None
+    when every part is empty."""
+    out: list[str] = []
+    places: list[tuple[int, int]] = []
+    for part in parts:
+        if not part.text:
+            continue
+        if out:
+            out.append("\n")
+            places.append(places[-1])
+        out.append(part.text)
+        places.extend(part.places)
+    return View("".join(out), tuple(places), formats_only=formats_only) if out else None
