@@ -1,7 +1,9 @@
 """Issue 18, thirteenth and fourteenth sessions: the forms these sessions' rules read (SPEC R-SAVE-2, R-SAVE-8)
-are refused from every caller that can write text, through the HTTP API, on both databases: an
-agent's save in a person's turn, a bot's save in its own turn, a person's own save (key or value),
-and an instance admin's required rule. Nothing is stored and the text is never echoed.
+are refused from every caller that can write text, through the HTTP API: an agent's save in a
+person's turn, a bot's save in its own turn, a person's own save (key or value), and an instance
+admin's required rule. A table's values in the new forms are refused (R-SAVE-3) in a region's
+workspace (PostgreSQL) and in a local one (SQLCipher, SQLite's engine), where the table index is
+read through another database. Nothing is stored and the text is never echoed.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import json
 import pytest
 
 from memories.models import Note
-from tests.factories import ALL_DATABASES, make_bot, make_user, token_client
+from tests.factories import ALL_DATABASES, make_bot, make_table, make_user, token_client
 from tests.memories.helpers import person_save, start_turn, tool_save
+from tests.regions.test_local_workspace import create_local, passphrase  # noqa: F401 - a fixture
 from workspaces.models import InstanceRule
 
 pytestmark = pytest.mark.django_db(databases=ALL_DATABASES)
@@ -66,3 +69,36 @@ def test_an_instance_admins_required_rule_is_refused(value):
     response = root.post("/api/v1/instance/rules/", {"key": "rule.ops", "value": value}, format="json")
     assert_refused(response, value)
     assert not InstanceRule.objects.filter(key="rule.ops").exists()
+
+
+# Fourteenth session: a table's person or record written in markup, in name fields or with
+# letters for digits is refused (names_person / names_record) whoever saves it, in a workspace of
+# a region (PostgreSQL under make test) and in a local one (an SQLCipher file, SQLite's engine).
+TABLE_FORMS = {
+    "name-in-html": ("Call <b>Jane</b> <b>Okafor</b> about the invoices.", "names_person"),
+    "name-fields": ('{"first_name": "Jane", "last_name": "Okafor"}', "names_person"),
+    "id-letters-for-digits": ("Refund CUST-OO418 before Friday.", "names_record"),
+}
+
+
+@pytest.fixture(params=["region", "local"])
+def workspace(request, owner, eu_ws):
+    if request.param == "region":
+        return eu_ws
+    request.getfixturevalue("passphrase")  # a local workspace's key
+    return create_local(token_client(owner))
+
+
+@pytest.mark.parametrize("value, code", TABLE_FORMS.values(), ids=TABLE_FORMS.keys())
+def test_a_table_value_in_a_new_form_is_refused_for_every_caller(owner, workspace, value, code):
+    make_table(workspace, owner, name="Customers",
+               columns=[{"name": "name", "kind": "person"}, {"name": "customer_id", "kind": "id"}],
+               rows=[{"name": "Jane Okafor", "customer_id": "CUST-00418"}])
+    person = token_client(owner)
+    _, key = make_bot(workspace, owner)
+    bot = token_client(key)
+    for response in (tool_save(person, workspace, start_turn(person, workspace)["id"], key="ops.note", value=value),
+                     tool_save(bot, workspace, start_turn(bot, workspace)["id"], key="ops.note", value=value),
+                     person_save(person, workspace, key="ops.note", value=value)):
+        assert response.status_code == 400 and response.json()["code"] == code, response.json()
+    assert not Note.objects.for_workspace(workspace).exists()
