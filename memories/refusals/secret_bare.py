@@ -7,7 +7,9 @@ digits or symbols, not a word, an identifier of words, a version, an e-mail or a
 * the value first: "X is the root password", "Tr0ub4dor&3 was our admin pw";
 * "the new one": "my password expired, the new one is X";
 * a passphrase of words: "keystore passphrase: correct horse battery staple" (four to eight
-  words, none of them a word of talk about passwords).
+  words, none of them a word of talk about passwords), an unlock or secret phrase too;
+* nothing joining noun and value ("the password for the wifi X", "creds: etl_admin X"): a value
+  only a password looks like, a few words after a noun that names the credential.
 """
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ _USE_TAIL_RE = _compile(
     re.IGNORECASE,
 )
 _LOGIN_IS_RE = _compile(  # "the login for the VPN is X", "VPN login is X"
-    r"(?:login|log-in|sign-in|logon|access code|door code|wifi key|wi-fi key|network key)"
+    r"(?:login|log-in|sign-in|logon|access code|door code|gate code|unlock code|wifi key|wi-fi key"
+    r"|network key|secret word|safe word|safeword)"
 )
 _LOGIN_IS_TAIL_RE = _compile(
     r"(?:\s+(?:for|of|on|to)(?:\s+[\w.@'\-]{1,30}){1,4}?)?"
@@ -109,7 +112,7 @@ _LOGIN_HINTS = ("pass", "pw", "pin", "log", "sign", "credential")
 _BARE_FINDERS = (
     (_LOGIN_HINTS, _SET_TO_RE, _SET_TO_TAIL_RE, 2),
     (_LOGIN_HINTS, _USE_RE, _USE_TAIL_RE, 2),
-    (("log", "sign", "code", "key"), _LOGIN_IS_RE, _LOGIN_IS_TAIL_RE, 2),
+    (("log", "sign", "code", "key", "word"), _LOGIN_IS_RE, _LOGIN_IS_TAIL_RE, 2),
     (("key", "code"), _KEY_LABEL_RE, _KEY_LABEL_TAIL_RE, 3),
     (("log", "sign", "authenticate"), _LOG_IN_WITH_RE, _LOG_IN_WITH_TAIL_RE, 3),
 )
@@ -126,6 +129,7 @@ def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
             if match is not None:
                 yield from _bare_value(match, taken, classes=classes)
     yield from _later_colon_values(text, lowered, taken)
+    yield from _find_marked_near_nouns(text, lowered, taken)
 
 
 # "The password for the staging db is the same as prod: Xk9#mP2q": a ":" later in the sentence
@@ -158,7 +162,7 @@ _NEW_ONE_RE = _compile(r"(?<![\w])(?:the\s+)?new\s+one")  # "…password expired
 _NEW_ONE_TAIL_RE = _compile(r"\s*(?::|=|\s+is(?:\s+now)?\s+|\s+will\s+be\s+)\s*" + _BARE_VALUE)
 _PASSWORD_BEFORE_RE = _compile(r"(?<![\w])" + _PASSWORD_NOUNS + r"(?![\w\-])")
 _PASSPHRASE_RE = _compile(  # "keystore passphrase: correct horse battery staple"
-    r"(?<![\w])(?:passphrase|pass\s+phrase)\s*(?::|=|\s+is)\s*"
+    r"(?<![\w])(?:passphrase|pass\s+phrase|unlock\s+phrase|secret\s+phrase)\s*(?::|=|\s+is)\s*"
     r"(?P<val>[a-z]{3,12}(?:[ \-][a-z]{3,12}){3,7})(?=\s*(?:[.;,!\n]|$))"
 )
 # Words of talk about a passphrase, not of one: "see the vault entry", "same as last year". A
@@ -194,3 +198,64 @@ def _passphrases(lowered: str, taken: Spans) -> Iterator[Candidate]:
             continue
         if not _overlaps(taken, start, end):
             yield "password_in_prose", start, end, 66
+
+
+# --- A value only a password looks like, a few words after a credential's noun --------------
+
+# "the password for the wifi Kaffee#2024x", "creds: etl_admin Vx7!pq2Lm9", "login details - etl /
+# Tr0ub4dor&3", "use this to log in: X": no "is" or ":" joins the noun to the value, so the value
+# must carry the proof itself: letters, digits and a mark that identifiers, versions and file
+# names do not hold ("#", "!", "$", "%", "&", "*", "?", "~", "^") inside it. The noun must name
+# the credential: the word after it joins (data/secrets_credential_noun_joiners.txt) or is
+# punctuation; "the login page shows Error#500" names a page.
+_NEAR_NOUN_RE = _compile(
+    r"(?<![\w])(?:password|passwort|passphrase|passcode|pw|pwd|pass|creds|credentials"
+    r"|log\s*-?\s*in|sign\s*-?\s*in|logon)(?![\w])"
+)
+_NOUN_JOINERS = words("secrets_credential_noun_joiners")
+_NEAR_WORDS = 7  # words looked at after the noun, within its sentence
+_NEAR_CHARS = 120
+_SENTENCE_END_RE = _compile(r"\n|[.;!?](?:\s|$)")
+_WORD_RE = _compile(r"\S+")
+_PASSWORD_MARKS = frozenset("!#$%&*?~^")
+_EDGE_PUNCTUATION = "\"'`()[]{}<>,:;."
+# "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2": references, globs, anchors.
+_REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*|[^#]+#[A-Za-z][\w\-]*")
+
+
+def _marked_password(value: str) -> bool:
+    if not 8 <= len(value) <= 64 or "/" in value or "\\" in value or "=" in value:
+        return False
+    if not any(c.isalpha() for c in value) or not any(c.isdigit() for c in value):
+        return False
+    if not any(c in _PASSWORD_MARKS for c in value[1:-1]) or _REFERENCE_RE.fullmatch(value):
+        return False
+    return not _EMAIL_RE.match(value) and not _is_non_secret_value(value)
+
+
+def _noun_names_credential(tail: str) -> bool:
+    first = _WORD_RE.search(tail)
+    if first is None or not first.group()[0].isalnum():
+        return True  # ": X", "- etl / X", "→ X", "'s X"
+    return first.group().lower().rstrip(",:") in _NOUN_JOINERS
+
+
+def _find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if not any(mark in text for mark in _PASSWORD_MARKS):
+        return
+    for noun in _NEAR_NOUN_RE.finditer(lowered):
+        limit = noun.end() + _NEAR_CHARS
+        stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
+        tail = text[noun.end():stop.start() if stop else limit]
+        if not _noun_names_credential(tail):
+            continue
+        for count, word in enumerate(_WORD_RE.finditer(tail)):
+            if count >= _NEAR_WORDS:
+                break
+            value = word.group().strip(_EDGE_PUNCTUATION)
+            if not value or not _marked_password(value):
+                continue
+            start = noun.end() + word.start() + word.group().find(value)
+            if not _overlaps(taken, start, start + len(value)):
+                yield "password_in_prose", start, start + len(value), 66
+            break

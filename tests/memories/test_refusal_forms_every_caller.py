@@ -35,6 +35,9 @@ FORMS = {
     "token-in-markup": f"token {TOKEN[:9]}<b>{TOKEN[9:20]}</b>{TOKEN[20:]}",
     "wifi-qr-code": "WIFI:T:WPA;S:office-5G;P:Vq7#mZ2!pL9x;;",
     "token-in-quoted-pieces": "parts: " + ", ".join(f'"{TOKEN[i:i + 6]}"' for i in range(0, len(TOKEN), 6)),
+    "password-near-its-noun": "the password for the wifi Kaffee&2024x",
+    "login-details-unjoined": "login details - etl / Vx7!pq2Lm9",
+    "secret-word": "the secret word for the door is tangerine77!",
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),

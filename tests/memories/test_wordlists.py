@@ -135,8 +135,9 @@ def test_there_are_data_files():
     # that make a separate "key" / "token" a key of data (secret_context.py: "cache key …"), and
     # the legal forms and firm's words of Faker's company providers (people_firms.py), and the
     # names frequent in English only as names (people_lexicon.py, thirteenth session), and the
-    # digits read out in seven languages (normalise_spelt.py, fourteenth session)
-    assert len(DATA_FILES) == 56
+    # digits read out in seven languages (normalise_spelt.py, fourteenth session), and the words
+    # after a credential's noun that keep it the credential (secret_bare.py, fifteenth session)
+    assert len(DATA_FILES) == 57
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -162,12 +163,14 @@ def test_every_data_file_is_used():
     # The romanisation tables are read by romanise.py (scheme tables, not word lists: not frozen),
     # the token formats by secret_vendors.py, the credential calls by secret_code.py, the
     # command-line password flags by secret_cli.py, the words of data keys by secret_context.py, the
-    # legal forms and firm prefixes by people_firms.py, the spoken digits by normalise_spelt.py.
+    # legal forms and firm prefixes by people_firms.py, the spoken digits by normalise_spelt.py, the
+    # words after a credential's noun by secret_bare.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
         "memories.refusals.secret_code", "memories.refusals.secret_cli", "memories.refusals.secret_context",
         "memories.refusals.people_firms", "memories.refusals.normalise_spelt",
+        "memories.refusals.secret_bare",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None

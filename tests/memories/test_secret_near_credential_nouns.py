@@ -1,0 +1,72 @@
+"""Issue 18, secrets (SPEC R-SAVE-2), fifteenth session: a password a few words after its noun
+with no "is" or ":" joining them ("the password for the wifi X", "creds: etl_admin X", "login
+details - etl / X", "use this to log in: X"), a secret or code word, and an unlock phrase. Found
+probing thirty ways a data team hands a password over in prose (no outside case read); every
+refused case here fails against eee87b7.
+
+With nothing joining the noun and the value, the value carries the proof: letters, digits and a
+mark identifiers do not hold ("#", "!", "&", …) inside it; and the noun names the credential, not
+a page or a manager ("the login page shows Error#500"). The look-alikes pass on both versions.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.refusals.secrets import find_secrets
+
+PASSWORD = "Vx7!pq2Lm9"
+
+
+def _found(text: str) -> list[str]:
+    return [text[f.start:f.end] for f in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "the password for the wifi Kaffee&2024x",
+    "wifi password for guests Kaffee&2024x",
+    f"use this to log in: {PASSWORD}",
+    f"login details - etl / {PASSWORD}",
+    f"log in with etl_user and {PASSWORD}",
+    f"creds: etl_admin {PASSWORD}",
+    f"password's {PASSWORD}",
+    f"db password rotated, new one {PASSWORD}",
+    f"staging creds (etl_admin, {PASSWORD}) until Friday",
+], ids=["for-the-wifi", "wifi-for-guests", "to-log-in", "login-details", "log-in-with-and",
+        "creds-user-then-value", "contraction", "rotated-new-one", "in-brackets"])
+def test_a_marked_password_after_its_noun_is_refused(text):
+    assert any(PASSWORD in found or "Kaffee&2024x" in found for found in _found(text))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("the secret word for the door is tangerine77!", "tangerine77"),
+    ("our safe word is Pineapple92", "Pineapple92"),
+    ("the vault unlock phrase: amber lantern quietly folds", "amber lantern quietly folds"),
+    ("the secret phrase is copper kettle morning tide", "copper kettle morning tide"),
+], ids=["secret-word", "safe-word", "unlock-phrase", "secret-phrase"])
+def test_a_secret_word_or_unlock_phrase_is_refused(text, value):
+    assert value in _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "password reset bug, see issue#1234 for details",
+    "pw reset ticket INC#20231 is closed",
+    "login: see Confluence page DATA-1234#section2",
+    "pass rate for run#1234abc was 97%",
+    "the login page shows Error#500 when the IdP is down",
+    "password manager entry is called Snowflake&Prod-2024",
+    "the login banner says Welcome!2024 edition",
+    "login uses utm_source=abc&utm_medium=2",
+    "password field must match ^[A-Za-z0-9]{8,}$",
+    "credentials live in Vault at kv/data/etl#v3",
+    "password rotation is every 90 days, owner: #data-platform",
+    "login files land in s3 as data_*2024.csv",
+    "the code word for the launch is \"go\"",
+    "the code word is in the runbook",
+    "the secret phrase is in the vault",
+    "unlock phrase: see the vault entry for it",
+], ids=["issue-ref", "ticket-ref", "page-anchor", "run-ref", "error-code", "manager-entry",
+        "banner-text", "query-string", "regex", "vault-path", "channel", "glob", "quoted-word",
+        "code-word-where", "phrase-where", "phrase-see"])
+def test_talk_about_a_credential_with_marked_words_passes(text):
+    assert find_secrets(text) == []
