@@ -210,7 +210,11 @@ def _passphrases(lowered: str, taken: Spans) -> Iterator[Candidate]:
 # punctuation; "the login page shows Error#500" names a page.
 _NEAR_NOUN_RE = _compile(
     r"(?<![\w])(?:password|passwort|passphrase|passcode|pw|pwd|pass|creds|credentials"
-    r"|log\s*-?\s*in|sign\s*-?\s*in|logon)(?![\w])"
+    r"|log\s*-?\s*in|sign\s*-?\s*in|logon"
+    # The same nouns in the languages "password is" is read in (secret_prose._PASSWORD_WORDS).
+    r"|kennwort|contrase(?:ñ|n)a|senha|mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord"
+    r"|adgangskode|salasana|heslo|jelsz(?:ó|o)|пароль|zugangsdaten|anmeldedaten|identifiants"
+    r"|credenciales|credenciais|credenziali)(?![\w])"
 )
 _NOUN_JOINERS = words("secrets_credential_noun_joiners")
 _NEAR_WORDS = 7  # words looked at after the noun, within its sentence

@@ -277,7 +277,7 @@ def _looks_random_symbols(value: str) -> bool:
 # ============================================================================================
 
 # Words that follow "password:" / "token is" in talk *about* credentials, not in credentials.
-_COMMON_WORDS = words("secrets_common_words")  # data/secrets_common_words.txt
+_COMMON_WORDS = words("secrets_common_words") | words("secrets_common_words_other_languages")  # data/…txt
 _PLACEHOLDER_RE = _compile(
     r"""^(?:
         <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \#\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |

@@ -38,6 +38,22 @@ def test_a_marked_password_after_its_noun_is_refused(text):
     assert any(PASSWORD in found or "Kaffee&2024x" in found for found in _found(text))
 
 
+@pytest.mark.parametrize("text", [
+    "Passwort für das WLAN Kaffee&2024x",
+    "mot de passe du wifi Kaffee&2024x",
+    "contraseña del wifi Kaffee&2024x",
+    "senha do wifi Kaffee&2024x",
+    "wachtwoord voor de wifi Kaffee&2024x",
+    "lösenord till wifi Kaffee&2024x",
+    "hasło do wifi Kaffee&2024x",
+    "пароль от wifi Kaffee&2024x",
+    "Zugangsdaten: etl_admin / Kaffee&2024x",
+    "credenciales: etl_admin Kaffee&2024x",
+], ids=["de", "fr", "es", "pt", "nl", "sv", "pl", "ru", "de-credentials", "es-credentials"])
+def test_the_same_in_other_languages_is_refused(text):
+    assert "Kaffee&2024x" in _found(text)
+
+
 @pytest.mark.parametrize("text, value", [
     ("the secret word for the door is tangerine77!", "tangerine77"),
     ("our safe word is Pineapple92", "Pineapple92"),
@@ -65,8 +81,45 @@ def test_a_secret_word_or_unlock_phrase_is_refused(text, value):
     "the code word is in the runbook",
     "the secret phrase is in the vault",
     "unlock phrase: see the vault entry for it",
+    "Passwort für das Portal: siehe Tresor, Eintrag #secu-2024",
+    "mot de passe oublié ? voir la page FAQ#section3",
 ], ids=["issue-ref", "ticket-ref", "page-anchor", "run-ref", "error-code", "manager-entry",
         "banner-text", "query-string", "regex", "vault-path", "channel", "glob", "quoted-word",
-        "code-word-where", "phrase-where", "phrase-see"])
+        "code-word-where", "phrase-where", "phrase-see", "de-vault-entry", "fr-faq-anchor"])
 def test_talk_about_a_credential_with_marked_words_passes(text):
     assert find_secrets(text) == []
+
+
+# Talk about a password in the languages its word is read in: "Passwort: siehe Tresor" was refused
+# ("siehe" read as the password) where "password: see the vault" passes; each fails on eee87b7.
+@pytest.mark.parametrize("text", [
+    "Passwort für das Portal: siehe Tresor",
+    "Passwort: bitte bei IT anfragen",
+    "Passwort: steht im Tresor",
+    "Passwort: geändert am Montag",
+    "mot de passe : voir le coffre",
+    "mot de passe : demander à l'équipe IT",
+    "mot de passe : expiré",
+    "contraseña: pedir a soporte",
+    "contraseña: caducada",
+    "senha: pedir ao suporte",
+    "password: vedi il vault",
+    "hasło: zobacz sejf",
+    "Passwort: Standard",
+    "Passwort = noch offen",
+    "mot de passe : habituel",
+    "senha: trocar amanhã",
+], ids=["de-see", "de-ask", "de-stored", "de-changed", "fr-see", "fr-ask", "fr-expired", "es-ask",
+        "es-expired", "pt-ask", "it-see", "pl-see", "de-default", "de-still-open", "fr-usual",
+        "pt-change-tomorrow"])
+def test_talk_about_a_password_in_other_languages_passes(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Passwort: Sonnenblume", "Sonnenblume"),
+    ("mot de passe : tournesol", "tournesol"),
+    ("contraseña: girasol", "girasol"),
+], ids=["de", "fr", "es"])
+def test_a_word_that_is_no_talk_is_still_a_password(text, value):
+    assert value in _found(text)
