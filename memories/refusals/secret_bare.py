@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_prose import _QUOTED_VALUE, _tail_value
 from memories.refusals.secret_values import (
@@ -263,3 +264,47 @@ def _find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[C
             if not _overlaps(taken, start, start + len(value)):
                 yield "password_in_prose", start, start + len(value), 66
             break
+
+
+# --- A password with no words around it at all ----------------------------------------------
+
+# "Vx7!pq2Lm9" alone, "jenkins Vx7!pq2Lm9", "prod db: etl_admin Vx7!pq2Lm9": a run drawn the way a
+# password policy asks (capitals, small letters, digits and a mark inside), switching between
+# them again and again, and not made of words ("Snowflake&Prod-2024", "Job#42Retry") or of an
+# abbreviation's "&" ("M&A-Q3Plan2", "H&M2024Spring"). Nothing else writes such a run.
+_WHOLE_WORD_RE = _compile(r"\S{8,}")  # a word as spaces set it apart: a piece of a longer one is no password
+_EDGES = "\"'`()[]{}<>,;:.!?*_~"  # and Markdown's marks around a word
+_NOT_IN_STRONG = frozenset("/\\=:@.,;+|\"'`()[]{}<>")
+_ABBREVIATION_AMPERSAND_RE = _compile(r"[A-Z]&[A-Z]")
+_LETTER_RUN_RE = _compile(r"[A-Za-z]{3,}")
+_MIN_SWITCHES = 6  # "Error#500" switches 3 times, "Tr0ub4dor&3x" 8, "Vx7!pq2Lm9" 9
+
+
+def _kind_of(char: str) -> int:
+    return 0 if char.isupper() else 1 if char.islower() else 2 if char.isdigit() else 3
+
+
+def _policy_shaped(value: str) -> bool:
+    if not value.isascii() or any(c in _NOT_IN_STRONG for c in value):
+        return False
+    if not any(c in _PASSWORD_MARKS for c in value[1:-1]) or _char_classes(value) < 4:
+        return False
+    if sum(_kind_of(a) != _kind_of(b) for a, b in zip(value, value[1:])) < _MIN_SWITCHES:
+        return False
+    if _ABBREVIATION_AMPERSAND_RE.search(value) or _REFERENCE_RE.fullmatch(value):
+        return False
+    letters = sum(c.isalpha() for c in value)
+    worded = sum(len(run) for run in _LETTER_RUN_RE.findall(value) if run.lower() in english_words())
+    return worded * 2 < letters and not _is_non_secret_value(value)
+
+
+def find_policy_shaped_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if not any(mark in text for mark in _PASSWORD_MARKS):
+        return
+    for word in _WHOLE_WORD_RE.finditer(text):
+        value = word.group().strip(_EDGES)
+        if not 8 <= len(value) <= 40 or not _policy_shaped(value):
+            continue
+        start = word.start() + word.group().find(value)
+        if not _overlaps(taken, start, start + len(value)):
+            yield "password_shaped", start, start + len(value), 40

@@ -58,7 +58,11 @@ from dataclasses import dataclass
 
 from memories.refusals.normalise import views
 from memories.refusals.secret_assignments import find_quoted_phrase_assignments
-from memories.refusals.secret_bare import _find_bare_passwords, _find_value_first_passwords
+from memories.refusals.secret_bare import (
+    _find_bare_passwords,
+    _find_value_first_passwords,
+    find_policy_shaped_passwords,
+)
 from memories.refusals.secret_cli import find_cli_passwords
 from memories.refusals.secret_code import find_code_literals
 from memories.refusals.secret_context import _find_auth_headers, _find_generic_assignments
@@ -108,10 +112,15 @@ _PROSE_FINDERS = (
     find_cli_passwords,
     find_product_named_keys,
     _find_high_entropy,
+    find_policy_shaped_passwords,
 )
 
 
 _RANDOM_RUN_KINDS = frozenset({"base64_high_entropy", "product_named_key"})  # hex decodes to no text
+# Found by the shape of a word alone, with no word around it to say what it is: only in the text
+# as written, where spaces set the word apart; a reading (joined literals, unescaped text) makes
+# runs nobody wrote as one.
+_AS_WRITTEN_KINDS = frozenset({"password_shaped"})
 
 
 def _lowercase_same_length(text: str) -> str:
@@ -174,7 +183,7 @@ def find_secrets(text: str) -> list[SecretFinding]:
     known = [(c[1], c[2]) for c in candidates if c[0] not in _RANDOM_RUN_KINDS]
     for view in views(text, known):
         for kind, start, end, priority in _candidates(view.text, formats_only=view.formats_only):
-            if view.formats_only and kind not in FORMAT_KINDS:
+            if (view.formats_only and kind not in FORMAT_KINDS) or kind in _AS_WRITTEN_KINDS:
                 continue
             start, end = view.original(start, end)
             candidates.append((kind, start, end, priority - 1))

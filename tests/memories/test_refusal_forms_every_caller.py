@@ -38,6 +38,7 @@ FORMS = {
     "password-near-its-noun": "the password for the wifi Kaffee&2024x",
     "login-details-unjoined": "login details - etl / Vx7!pq2Lm9",
     "secret-word": "the secret word for the door is tangerine77!",
+    "policy-shaped-alone": "prod db: etl_admin Vx7!pq2Lm9",
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),
