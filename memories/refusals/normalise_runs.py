@@ -1,6 +1,7 @@
 """Readings of a token written apart (R-SAVE-2, for memories.refusals.normalise): a space, a
 dash, a dot, an underscore or an invisible character between every character ("g h p _ a …"),
-groups of a few characters ("AKIA IOSF ODNN …"), or a token wrapped over lines. Each reading is a
+groups of a few characters ("AKIA IOSF ODNN …"), a token wrapped over lines, or a password a
+character at a time after its name ("password: V x 7 ! p q …"). Each reading is a
 ``View`` of the run with its separators taken out. Split from normalise.py, which gathers every
 reading of a note.
 """
@@ -41,7 +42,7 @@ _GROUPED_RUNS = (
 # is read with its name, so the rules for a key after its name see it (not ``formats_only``).
 _CREDENTIAL_BEFORE_RE = re.compile(
     r"(?i)\b(?:pass(?:word|phrase)?|pwd|secret|token|(?:api|access|private|secret|signing)[ _\-]?key|credentials?)"
-    r"\s*(?:[:=]|is|was)?\s*$")
+    r"\s*(?:(?:is|was)\s*)?[:=]?\s*$")
 # A token broken at a line's end after other words ("the key is AKIAIOSFOD\nNN7EXAMPLE"): the
 # last word of a line and the first of the next, both of a token's characters.
 _TOKEN_PIECE_RE = re.compile(r"[A-Za-z0-9+/=_\-]{4,}")
@@ -57,7 +58,23 @@ def separated_runs(text: str) -> list[View]:
     """Each run of ``text`` written apart, joined; groups and wrapped lines count only when a
     vendor's format is found in them (``formats_only``)."""
     return (_joined(text, _SPACED_RUN_RE) + _underscored(text) + _grouped(text) + _unwrapped(text)
-            + _broken(text))
+            + _broken(text) + _spaced_after_name(text))
+
+
+# A password written a character at a time after its name ("password: V x 7 ! p q 2 L m 9"):
+# shorter than a token and with any mark, so read only after a credential's name, with it.
+_SPACED_CHARACTERS_RE = re.compile(r"(?<!\S)(?:\S[ \u00a0]){5,}\S(?!\S)")
+
+
+def _spaced_after_name(text: str) -> list[View]:
+    result = []
+    for run in _SPACED_CHARACTERS_RE.finditer(text):
+        before = _CREDENTIAL_BEFORE_RE.search(text, max(0, run.start() - 40), run.start())
+        if before is not None:
+            result.append(picked(text, [*range(before.start(), run.start()),
+                                       *(i for i in range(run.start(), run.end()) if not text[i].isspace())],
+                                 formats_only=False))
+    return result
 
 
 def _even_windows(sizes: list[int], text_blocks: list[str]) -> list[tuple[int, int]]:
