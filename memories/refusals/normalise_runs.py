@@ -1,7 +1,8 @@
 """Readings of a token written apart (R-SAVE-2, for memories.refusals.normalise): a space, a
 dash, a dot, an underscore or an invisible character between every character ("g h p _ a …"),
 groups of a few characters ("AKIA IOSF ODNN …"), a token wrapped over lines, or a password a
-character at a time after its name ("password: V x 7 ! p q …"). Each reading is a
+character at a time after its name ("password: V x 7 ! p q …"), or with one filler between every
+character ("g🔸h🔸p🔸_…"). Each reading is a
 ``View`` of the run with its separators taken out. Split from normalise.py, which gathers every
 reading of a note.
 """
@@ -50,15 +51,31 @@ _FIRST_WORD_RE = re.compile(r"[ \t]*([A-Za-z0-9+/=_\-]{4,})")
 _DIGIT_RE = re.compile(r"\d")
 # A token wrapped over lines, each line nothing but a piece of it ("ghp_R8x2Lq9Z\nt4Vw…"), as
 # terminals and e-mails wrap long strings. Only a vendor format found in the joined text counts.
-_WRAPPED_RE = re.compile(r"(?m)^[ \t]*[A-Za-z0-9+/=_\-]{8,}[ \t]*(?:\r?\n[ \t]*[A-Za-z0-9+/=_\-]{8,}[ \t]*)*"
+# Four characters a line at the least ("ghp_R\n8x2Lq\n…"): the lines are of one width, and only a
+# vendor's format in the joined text counts, so a list of short words joins to nothing.
+_WRAPPED_RE = re.compile(r"(?m)^[ \t]*[A-Za-z0-9+/=_\-]{4,}[ \t]*(?:\r?\n[ \t]*[A-Za-z0-9+/=_\-]{4,}[ \t]*)*"
                          r"\r?\n[ \t]*[A-Za-z0-9+/=_\-]{1,}[ \t]*$")
+# One filler between every character of a token, the same each time: an emoji ("g🔸h🔸p🔸_…"), a
+# letter ("gxhxpx_x…"), a mark with a variation selector; sixteen characters at the least. Only a
+# vendor's format in the text without the filler counts.
+_TOKEN_CHAR = r"[A-Za-z0-9_+/=\-]"
+_FILLED_RUN_RE = re.compile(rf"{_TOKEN_CHAR}(?P<filler>\S{{1,2}}?)(?:{_TOKEN_CHAR}(?P=filler)){{14,}}{_TOKEN_CHAR}")
 
 
 def separated_runs(text: str) -> list[View]:
     """Each run of ``text`` written apart, joined; groups and wrapped lines count only when a
     vendor's format is found in them (``formats_only``)."""
     return (_joined(text, _SPACED_RUN_RE) + _underscored(text) + _grouped(text) + _unwrapped(text)
-            + _broken(text) + _spaced_after_name(text))
+            + _broken(text) + _spaced_after_name(text) + _unfilled(text))
+
+
+def _unfilled(text: str) -> list[View]:
+    """Each run of ``_FILLED_RUN_RE`` without its filler."""
+    result = []
+    for run in _FILLED_RUN_RE.finditer(text):
+        step = 1 + len(run.group("filler"))
+        result.append(picked(text, list(range(run.start(), run.end(), step)), formats_only=True))
+    return result
 
 
 # A password written a character at a time after its name ("password: V x 7 ! p q 2 L m 9"):

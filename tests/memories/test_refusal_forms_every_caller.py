@@ -39,6 +39,7 @@ FORMS = {
     "login-details-unjoined": "login details - etl / Vx7!pq2Lm9",
     "secret-word": "the secret word for the door is tangerine77!",
     "policy-shaped-alone": "prod db: etl_admin Vx7!pq2Lm9",
+    "token-with-emoji-filler": "🔸".join(TOKEN),
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),

@@ -134,3 +134,28 @@ def test_ordinary_notes_of_the_same_shapes_pass(text):
 ], ids=["helm-release", "compressed-sentence", "compressed-config"])
 def test_compressed_data_with_no_secret_in_it_passes(text):
     assert find_secrets(text) == []
+
+
+# Fifteenth session: one filler between every character, the same each time (an emoji, an emoji
+# with its variation selector, a letter), and a token wrapped at fewer than eight characters a
+# line. Each fails on eee87b7.
+@pytest.mark.parametrize("text", [
+    "🔸".join(GITHUB),
+    "deploy with " + "❤️".join(AWS) + " today",
+    "".join(c + "x" for c in SLACK),
+    "\n".join(_chunks(GITHUB, 5)),
+    "\n".join(_chunks(GITLAB, 4)),
+], ids=["emoji", "emoji-with-selector", "letter", "lines-of-five", "lines-of-four"])
+def test_a_token_with_a_filler_or_in_short_lines_is_refused(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "🔸".join("the weekly churn report"),
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+    "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q",
+    "todo\nship\nthis\nweek\nnow",
+    "2021\n2022\n2023\n2024\n2025",
+], ids=["emoji-between-words", "numbers", "dotted-letters", "short-lines", "years"])
+def test_fillers_and_short_lines_of_ordinary_text_pass(text):
+    assert find_secrets(text) == []
