@@ -109,6 +109,7 @@ from memories.refusals.people_cues import (
     spoken_to,
 )
 from memories.refusals.people_handles import _dotted_names, _email_names_person, handles
+from memories.refusals.people_hyphenated import hyphenated_chinese_names
 from memories.refusals.people_lexicon import (
     _get_lexicon,
     load,
@@ -195,6 +196,7 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
         if names:
             spans.append((start, end))
     spans += _dotted_names(text, email_spans, lex)  # "chidi.okonkwo", "Priya_Raman"
+    spans += hyphenated_chinese_names(text)  # "Wong Yeung-tat", "Chi-wai Leung"
     tokens = _tokenize(text, lex)
     if email_spans:
         tokens = [t for t in tokens if not any(s <= t.start < e for s, e in email_spans)]
