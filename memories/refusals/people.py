@@ -110,6 +110,7 @@ from memories.refusals.people_cues import (
 )
 from memories.refusals.people_handles import _dotted_names, _email_names_person, handles
 from memories.refusals.people_hyphenated import hyphenated_chinese_names
+from memories.refusals.people_initials import dotted_initials
 from memories.refusals.people_lexicon import (
     _get_lexicon,
     load,
@@ -197,6 +198,7 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
             spans.append((start, end))
     spans += _dotted_names(text, email_spans, lex)  # "chidi.okonkwo", "Priya_Raman"
     spans += hyphenated_chinese_names(text)  # "Wong Yeung-tat", "Chi-wai Leung"
+    spans += dotted_initials(text)  # "J.O. asked for a refund", "thanks J.O."
     tokens = _tokenize(text, lex)
     if email_spans:
         tokens = [t for t in tokens if not any(s <= t.start < e for s, e in email_spans)]

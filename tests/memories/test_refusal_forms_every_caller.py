@@ -1,4 +1,4 @@
-"""Issue 18, thirteenth and fourteenth sessions: the forms these sessions' rules read (SPEC R-SAVE-2, R-SAVE-8)
+"""Issue 18, thirteenth to fifteenth sessions: the forms these sessions' rules read (SPEC R-SAVE-2, R-SAVE-8)
 are refused from every caller that can write text, through the HTTP API: an agent's save in a
 person's turn, a bot's save in its own turn, a person's own save (key or value), and an instance
 admin's required rule. A table's values in the new forms are refused (R-SAVE-3) in a region's
@@ -107,3 +107,22 @@ def test_a_table_value_in_a_new_form_is_refused_for_every_caller(owner, workspac
                      person_save(person, workspace, key="ops.note", value=value)):
         assert response.status_code == 400 and response.json()["code"] == code, response.json()
     assert not Note.objects.for_workspace(workspace).exists()
+
+
+# Fifteenth session: a person named the ways people_hyphenated.py and people_initials.py read is
+# held (R-SAVE-3b), not active, for an agent in a person's turn and a bot in its own, and does
+# not reach the next turn's context.
+PEOPLE_FORMS = {
+    "hyphenated-chinese-name": "Wong Yeung-tat owns the ingestion job.",
+    "initials-only": "J.O. asked for a refund on the March invoice.",
+}
+
+
+@pytest.mark.parametrize("value", PEOPLE_FORMS.values(), ids=PEOPLE_FORMS.keys())
+def test_a_person_named_in_the_new_forms_is_held_for_an_agent_and_a_bot(owner, eu_ws, value):
+    _, key = make_bot(eu_ws, owner)
+    for client in (token_client(owner), token_client(key)):
+        saved = tool_save(client, eu_ws, start_turn(client, eu_ws)["id"], key="ops.owner", value=value)
+        assert saved.status_code == 201, saved.json()
+        assert saved.json()["state"] == "held" and saved.json()["reason"] == "may_name_person"
+        assert value not in json.dumps(start_turn(client, eu_ws)["context"])

@@ -140,8 +140,9 @@ def test_there_are_data_files():
     # digits read out in seven languages (normalise_spelt.py, fourteenth session), and the words
     # after a credential's noun that keep it the credential (secret_bare.py, fifteenth session), and
     # the words of talk about a password in eight more languages (secret_values.py, the same), and
-    # the syllables and surnames of Hong Kong and Taiwan names (people_hyphenated.py, the same)
-    assert len(DATA_FILES) == 60
+    # the syllables and surnames of Hong Kong and Taiwan names (people_hyphenated.py, the same), and
+    # the dotted capitals that are no one's initials (people_initials.py, the same)
+    assert len(DATA_FILES) == 61
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -170,13 +171,15 @@ def test_every_data_file_is_used():
     # legal forms and firm prefixes by people_firms.py, the spoken digits by normalise_spelt.py, the
     # words after a credential's noun by secret_bare.py (and, like the English words of talk about
     # a password, the other languages' ones by secret_values.py, a FROZEN module), the syllables
-    # and surnames of Hong Kong and Taiwan names by people_hyphenated.py.
+    # and surnames of Hong Kong and Taiwan names by people_hyphenated.py, the dotted abbreviations by
+    # people_initials.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
         "memories.refusals.secret_code", "memories.refusals.secret_cli", "memories.refusals.secret_context",
         "memories.refusals.people_firms", "memories.refusals.normalise_spelt",
         "memories.refusals.secret_bare", "memories.refusals.people_hyphenated",
+        "memories.refusals.people_initials",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None
