@@ -78,9 +78,11 @@ def _email_names_person(local: str, lex: _Lexicon) -> bool:
     for particle in ("von", "van", "de", "del", "della", "le", "la", "al", "el", "di", "da"):
         if rest.startswith(particle) and rest[len(particle) :] in lex.last:
             return True  # "fvonbulow"
-    # "anamartinez", "taeyangsong"
+    # "anamartinez", "taeyangsong"; a given name that is also a word before a surname that is
+    # not ("analopez", "willokafor": fifteenth session)
     return any(
-        named(word[:k]) and word[:k] not in lex.ambiguous and named(word[k:])
+        named(word[:k]) and named(word[k:])
+        and (word[:k] not in lex.ambiguous or (strong(word[k:]) and len(word) - k >= 4))
         for k in range(3, len(word) - 2)
     )
 

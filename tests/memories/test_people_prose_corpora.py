@@ -47,8 +47,9 @@ def test_the_two_halves_are_big_labelled_and_apart(source, least_named, least_be
     ("GUM", 0, 0.690, 0.029),
     # GUM's tuning half: 78.9 % and 1.9 % before; 83.8 % (171/204) and 1.2 % (5/426) after two
     # rounds, 87.3 % (178/204) and 1.2 % after the third; thirteenth session 87.7 % (179/204,
-    # "Goode has appeared …"), false holds 0.9 % (4/426).
-    ("GUM", 1, 0.877, 0.012),
+    # "Goode has appeared …"), false holds 0.9 % (4/426). Fifteenth: 88.2 % (180/204, a Hong Kong
+    # name with a hyphenated given name).
+    ("GUM", 1, 0.882, 0.012),
     # WNUT, measured before any rule from it (7541ebb): 49.9 % (286/573) held, 6.2 % (84/1361)
     # false holds; after the first round (handles, contractions): 55.7 % (319/573) and 6.0 %
     # (82/1361); after the second ("X and I", "thank you X"): 56.2 % (322/573), FH the same; after
@@ -57,15 +58,16 @@ def test_the_two_halves_are_big_labelled_and_apart(source, least_named, least_be
     # Thirteenth (names frequent only as names, in a run or with a cue): 58.3 % (334/573; 60.2 %
     # while they were plain names) and 5.4 % (74/1361). Fourteenth (names in markup, mentions by
     # a given name that is a word, logins in person fields): 58.8 % (337/573), false holds the same.
-    ("WNUT 2017", 0, 0.588, 0.055),
+    # Fifteenth (a given name that is a word glued to a surname in an email): 59.0 % (338/573).
+    ("WNUT 2017", 0, 0.589, 0.055),
     # WNUT's tuning half: 53.0 % (316/596) and 4.1 % (54/1324) before; 58.6 % (349/596) and 3.9 %
     # (51/1324) after the first round, 59.2 % (353/596) after the second, 3.8 % (50/1324) false
     # holds after the third.
     # Eleventh session: 60.2 % (359/596); twelfth: 60.1 % (358/596, "Murphy's law: …" no longer held).
     # Thirteenth: 61.1 % (364/596; 63.3 % while those names were plain), false holds 3.7 % (49/1324).
     # Fourteenth: false holds 3.8 % (50/1324): "i love her *Danielle ily*" read once emphasis is
-    # taken off (a person WNUT did not tag).
-    ("WNUT 2017", 1, 0.610, 0.038),
+    # taken off (a person WNUT did not tag). Fifteenth: 61.2 % (365/596).
+    ("WNUT 2017", 1, 0.612, 0.038),
 ], ids=["gum-held-half", "gum-tuning-half", "wnut-held-half", "wnut-tuning-half"])
 def test_the_prose_figures_do_not_fall(source, half, held_floor, false_ceiling, capsys):
     path = SOURCES[source][half]
