@@ -218,6 +218,7 @@ _NEAR_NOUN_RE = _compile(
     r"|credenciales|credenciais|credenziali)(?![\w])"
 )
 _NOUN_JOINERS = words("secrets_credential_noun_joiners")
+_REFERENCE_NOUNS = words("secrets_reference_nouns")  # "template TPL-2024#03": a thing's name
 _NEAR_WORDS = 7  # words looked at after the noun, within its sentence
 _NEAR_CHARS = 120
 _SENTENCE_END_RE = _compile(r"\n|[.;!?](?:\s|$)")
@@ -254,12 +255,16 @@ def _find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[C
         tail = text[noun.end():stop.start() if stop else limit]
         if not _noun_names_credential(tail):
             continue
+        previous = ""
         for count, word in enumerate(_WORD_RE.finditer(tail)):
             if count >= _NEAR_WORDS:
                 break
             value = word.group().strip(_EDGE_PUNCTUATION)
             if not value or not _marked_password(value):
+                previous = value.lower()
                 continue
+            if previous in _REFERENCE_NOUNS:
+                break
             start = noun.end() + word.start() + word.group().find(value)
             if not _overlaps(taken, start, start + len(value)):
                 yield "password_in_prose", start, start + len(value), 66

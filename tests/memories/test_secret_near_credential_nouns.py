@@ -83,9 +83,13 @@ def test_a_secret_word_or_unlock_phrase_is_refused(text, value):
     "unlock phrase: see the vault entry for it",
     "Passwort für das Portal: siehe Tresor, Eintrag #secu-2024",
     "mot de passe oublié ? voir la page FAQ#section3",
+    "pw reset emails use template TPL-2024#03",
+    "the pass rate for dbt tests is 97% (3 flaky: test_orders#12, test_users#7)",
+    "password spray attempts: 14k blocked by the WAF rule AWS#CommonRuleSet",
 ], ids=["issue-ref", "ticket-ref", "page-anchor", "run-ref", "error-code", "manager-entry",
         "banner-text", "query-string", "regex", "vault-path", "channel", "glob", "quoted-word",
-        "code-word-where", "phrase-where", "phrase-see", "de-vault-entry", "fr-faq-anchor"])
+        "code-word-where", "phrase-where", "phrase-see", "de-vault-entry", "fr-faq-anchor", "template-name",
+        "test-names", "waf-rule"])
 def test_talk_about_a_credential_with_marked_words_passes(text):
     assert find_secrets(text) == []
 
