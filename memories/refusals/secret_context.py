@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 
+from memories.refusals.normalise_decode import decode_base64_text
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS, directive, name_parts
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_products import product_word
@@ -116,10 +117,16 @@ _GENERIC_KEYWORDS = sorted(
         r"deploy[_\- ]?(?:key|token)", r"auth[_\- ]?key", r"token", r"secret", r"key", r"apikey",
         r"credentials?", r"jwt[_\- ]?secret", r"hmac[_\- ]?(?:key|secret)", r"sas[_\- ]?token",
         r"pat", r"x-api-key", r"seed", r"s3cr3t", r"s3cret", r"secr3t", r"t[o0]k3n", r"t0ken", r"k3y",  # "2FA seed: JBSWY3DP…" (a random seed of digits is no key)
+        # Fifteenth session: names a probe of forty configuration names found read as nobody's
+        # ("REDIS_AUTH", "basic_auth", "X-Auth", "bearer", "sas", "hmac", "pepper", "recovery_code").
+        r"auth", r"bearer", r"sas", r"hmac", r"pepper", r"recovery[_\- ]?codes?", r"otp[_\- ]?(?:seed|secret|key)",
     },
     key=len,
     reverse=True,
 )
+
+# Names whose value may be base64 of text: the decoded reading judges it (Docker's "auth").
+_ENCODED_TEXT_NAMES = frozenset({"auth", "bearer"})
 
 # Grouped by first letter (grouped_alternation): the same matches, fewer tries per position
 # (benchmarks/bench_secrets.py measures the scan).
@@ -261,6 +268,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             value = _trim_value(value)
         if _overlaps(taken, match.start(group), match.start(group) + len(value)):
             continue  # a more specific rule already holds this value
+        if core.group().lower() in _ENCODED_TEXT_NAMES and decode_base64_text(value) is not None:
+            continue  # Docker's "auth": base64 of "user:password" is read decoded (basic_auth), of words no key
         if _UUID_RE.fullmatch(value) or _is_dashed_hex(value):
             # Heroku-style UUID API keys only count right after an explicit credential word, or a
             # product's name and "key" ("HEROKU_KEY", "hubspotKey": the key of a product, where

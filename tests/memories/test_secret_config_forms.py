@@ -212,3 +212,24 @@ def test_map_keys_positions_and_counts_named_key_or_token_pass(text):
 ])
 def test_credential_names_with_other_qualifiers_still_count(text):
     assert flagged(text)
+
+
+# Fifteenth session: configuration names a probe of forty found read as nobody's; a random value
+# after them is refused (each fails against eee87b7), a word or a setting after them passes.
+_RANDOM_VALUE = "Qm7vX2" + "pLk9Zt4WbR"
+
+
+@pytest.mark.parametrize("name", [
+    "basic_auth", "X-Auth", "bearer", "sas", "hmac", "pepper", "recovery_code", "otp_seed",
+])
+@pytest.mark.parametrize("layout", ["{n}={v}", "{n}: {v}", '"{n}": "{v}"', "--{n} {v}"])
+def test_a_random_value_after_an_auth_or_signing_name_is_refused(name, layout):
+    assert find_secrets(layout.format(n=name, v=_RANDOM_VALUE))
+
+
+@pytest.mark.parametrize("text", [
+    "auth: oauth2", "auth=sso", "author: Jane Doe", "auth: see the vault", "auth_method: saml",
+    "sas: 9.4", "bearer: the service account", "hmac: sha256", "pepper: stored in KMS", "X-Auth: required",
+])
+def test_settings_after_those_names_pass(text):
+    assert find_secrets(text) == []
