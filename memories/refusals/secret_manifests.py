@@ -2,8 +2,9 @@
 
 * a Kubernetes ``Secret`` manifest: every value under ``data:`` is the secret, base64-encoded
   (``reporting: cmVwb3J0aW5nLTIwMjQ=``), and every value under ``stringData:`` is it in plain text;
-* NuGet / .NET ``<add key="ClearTextPassword" value="…" />``: the name is an attribute, the
-  secret the next one; the same in an entry of a list of variables, where a ``name`` (or ``key``,
+* NuGet / .NET ``<add key="ClearTextPassword" value="…" />``, Maven's ``<property name="…"
+  value="…"/>``, Java's ``<entry key="password">…</entry>``: the name is an attribute, the
+  secret the next one or the element's text; the same in an entry of a list of variables, where a ``name`` (or ``key``,
   ``ParameterKey``) field names a credential and a ``value`` field holds it (a Kubernetes
   container's ``env``, an ECS task definition, Azure app settings, CloudFormation parameters);
 * Docker's ``config.json``: ``"auth": "<base64 of user:password>"``;
@@ -39,8 +40,17 @@ _NAME_THEN_VALUE_RE = _compile(
     r"[ \t]*(?:,[ \t]*|\r?\n[ \t]*(?:-[ \t]+)?)"
     r"[\"']?(?:value|parametervalue)[\"']?[ \t]*[:=][ \t]*(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'"
     r"|(?P<val>[^\s\"',}\]]{1,256}))")
-_ADD_KEY_VALUE_RE = _compile(
-    r"<add\s+key\s*=\s*\"(?P<name>[^\"<>]{1,80})\"\s+value\s*=\s*\"(?P<val>[^\"<>\n]{1,256})\"",
+# Any element whose name attribute names a credential and whose value attribute or text holds it:
+# NuGet's '<add key="ClearTextPassword" value="…" />', Maven's and Spring's '<property
+# name="password" value="…"/>', Java's properties XML '<entry key="password">…</entry>', .NET's '<setting name="…"><value>…'.
+_ATTRIBUTE_PAIR_RE = _compile(
+    r"<[\w:.\-]+\s[^<>]*?\b(?:key|name)\s*=\s*\"(?P<name>[^\"<>]{1,80})\"[^<>]*?"
+    r"\bvalue\s*=\s*\"(?P<val>[^\"<>\n]{1,256})\"",
+    re.IGNORECASE,
+)
+_NAMED_ELEMENT_RE = _compile(
+    r"<(?P<tag>[\w:.\-]+)\s[^<>]*?\b(?:key|name)\s*=\s*\"(?P<name>[^\"<>]{1,80})\"[^<>/]*>"
+    r"\s*(?:<value>\s*)?(?P<val>[^<\s]{1,256})\s*(?:</value>\s*)?</(?P=tag)>",  # .NET's <setting><value>
     re.IGNORECASE,
 )
 
@@ -66,12 +76,13 @@ def find_manifest_secrets(text: str, lowered: str, taken: Spans) -> Iterator[Can
         for start, end in _kubernetes_secret_values(text):
             if not _overlaps(taken, start, end):
                 yield "kubernetes_secret", start, end, 74
-    if "<add" in lowered:
-        for match in _ADD_KEY_VALUE_RE.finditer(text):
-            start, end = match.span("val")
-            if (credential_name(match.group("name")) and not _overlaps(taken, start, end)
-                    and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
-                yield "generic_secret", start, end, 64
+    if "<" in text and ("key" in lowered or "name" in lowered):
+        for pattern in (_ATTRIBUTE_PAIR_RE, _NAMED_ELEMENT_RE):
+            for match in pattern.finditer(text):
+                start, end = match.span("val")
+                if (credential_name(match.group("name")) and not _overlaps(taken, start, end)
+                        and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
+                    yield "generic_secret", start, end, 64
     if "value" in lowered:
         for match in _NAME_THEN_VALUE_RE.finditer(text):
             group = next(g for g in ("dq", "sq", "val") if match.group(g) is not None)

@@ -3,6 +3,8 @@ thirteenth session; found probing structured notes, no outside case read):
 
 * a header row (Markdown "| user | password |", CSV, TSV or ";") names a credential column, and a
   row below it holds a value there ("| admin | Xk9#mP2qLr |");
+* a table of settings, a name and its value a row ("| password | Xk9#mP2qLr |", fifteenth
+  session);
 * ``variable "db_password" { … default = "Xk9#mP2qLr" }``: the variable's name says what the
   default is.
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_values import _acceptable_password, _compile
 
@@ -32,8 +35,11 @@ _VARIABLE_RE = _compile(
 
 
 def find_table_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if "\n" in text and any(word in lowered for word in ("pass", "pwd", "secret", "token", "key", "credential")):
-        yield from _column_values(text, taken)
+    if any(word in lowered for word in ("pass", "pwd", "secret", "token", "key", "credential")):
+        if "\n" in text:
+            yield from _column_values(text, taken)
+        if "|" in text or "\t" in text:
+            yield from _pair_rows(text, taken)
     if "variable" in lowered and "default" in lowered:
         for match in _VARIABLE_RE.finditer(text):
             if _acceptable_password(match.group("val"), strength="weak", quoted=True) and not _overlaps(
@@ -86,3 +92,32 @@ def _column_values(text: str, taken: Spans) -> Iterator[Candidate]:
                 if (value and " " not in value and _acceptable_password(value, strength="weak")
                         and not _overlaps(taken, begin, begin + len(value))):
                     yield "password_in_prose", begin, begin + len(value), 66
+
+
+def _pair_rows(text: str, taken: Spans) -> Iterator[Candidate]:
+    """A table of settings, a name and its value a row ("| password | Xk9#mP2qLr |"): a row of two
+    cells whose first names a credential; not a header (a separator row follows one)."""
+    lines = text.split("\n")
+    offset = 0
+    for number, line in enumerate(lines):
+        start_of_line, offset = offset, offset + len(line) + 1
+        delimiter = "|" if "|" in line else "\t" if "\t" in line else None
+        if delimiter is None:
+            continue
+        cells = _cells(line, delimiter)
+        cell = line[cells[0][0]:cells[0][1]].strip("`*\"' ") if len(cells) == 2 else ""
+        name = cell.lower()
+        if not name or not (_CREDENTIAL_COLUMN_RE.fullmatch(name) or credential_name(cell)):
+            continue  # "password", "API key", "accessToken"
+        if number + 1 < len(lines) and _SEPARATOR_ROW_RE.match(lines[number + 1]):
+            continue  # "| password | notes |" heads a table
+        start, end = cells[1]
+        raw = line[start:end]
+        value = raw.strip("`*\"'")
+        begin = start_of_line + start + (len(raw) - len(raw.lstrip("`*\"'")))
+        # A password's name takes any word ("| password | Pineapple |"); a token's or a key's a
+        # value that looks like one ("| token | count |" heads a table of token counts).
+        strength = "weak" if "pass" in name or "pwd" in name else "strong"
+        if (value and " " not in value and _acceptable_password(value, strength=strength)
+                and not _overlaps(taken, begin, begin + len(value))):
+            yield "password_in_prose", begin, begin + len(value), 66

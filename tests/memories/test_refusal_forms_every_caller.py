@@ -40,6 +40,8 @@ FORMS = {
     "secret-word": "the secret word for the door is tangerine77!",
     "policy-shaped-alone": "prod db: etl_admin Vx7!pq2Lm9",
     "token-with-emoji-filler": "🔸".join(TOKEN),
+    "maven-property": '<property name="db.password" value="Qm7vX2pLk9Zt4WbR"/>',
+    "settings-table-row": "| Setting | Value |\n|---|---|\n| password | Qm7vX2pLk9Zt4WbR |",
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),

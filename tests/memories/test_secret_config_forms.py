@@ -215,7 +215,8 @@ def test_credential_names_with_other_qualifiers_still_count(text):
 
 
 # Fifteenth session: configuration names a probe of forty found read as nobody's; a random value
-# after them is refused (each fails against eee87b7), a word or a setting after them passes.
+# after them is refused (each fails against eee87b7 but "otp_seed", read as a 2FA seed already, and
+# "--bearer"), a word or a setting after them passes.
 _RANDOM_VALUE = "Qm7vX2" + "pLk9Zt4WbR"
 
 
@@ -232,4 +233,37 @@ def test_a_random_value_after_an_auth_or_signing_name_is_refused(name, layout):
     "sas: 9.4", "bearer: the service account", "hmac: sha256", "pepper: stored in KMS", "X-Auth: required",
 ])
 def test_settings_after_those_names_pass(text):
+    assert find_secrets(text) == []
+
+
+# Fifteenth session: a credential named by one attribute or cell and held by another; every name
+# of the probe was missed in these layouts at eee87b7 (Maven/Spring properties, Java's properties
+# XML, .NET settings, a Markdown or tab-separated table of settings).
+@pytest.mark.parametrize("layout", [
+    '<property name="{n}" value="{v}"/>',
+    '<entry key="{n}">{v}</entry>',
+    '<setting name="{n}" serializeAs="String">\n  <value>{v}</value>\n</setting>',
+    "| {n} | {v} |",
+    "| Setting | Value |\n|---|---|\n| host | db.internal |\n| {n} | {v} |",
+], ids=["maven-property", "properties-xml", "dotnet-setting", "markdown-row", "settings-table"])
+@pytest.mark.parametrize("name", ["password", "api_key", "client_secret", "accessToken"])
+def test_a_credential_named_by_one_attribute_or_cell_and_held_by_another_is_refused(layout, name):
+    assert find_secrets(layout.format(n=name, v=_RANDOM_VALUE))
+
+
+@pytest.mark.parametrize("text", [
+    '<property name="password.policy" value="strict"/>',
+    '<entry key="password">${DB_PASSWORD}</entry>',
+    '<property name="token.ttl" value="3600"/>',
+    '<entry key="secret.name">prod-db</entry>',
+    '<setting name="PasswordPolicy" serializeAs="String"><value>Strict</value></setting>',
+    "| password | see vault |",
+    "| password | notes |\n|---|---|\n| rotated | monthly |",
+    "| password policy | 14 chars |",
+    "| token | count |\n| the | 42 |",
+    "| secret | santa |",
+    "| key | sort_order |",
+], ids=["policy", "variable", "ttl", "secret-name", "dotnet-policy", "vault", "header", "policy-row",
+        "token-counts", "secret-santa", "sort-key"])
+def test_settings_that_hold_no_credential_pass(text):
     assert find_secrets(text) == []
