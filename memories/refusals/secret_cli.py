@@ -1,5 +1,6 @@
 """Passwords given to command-line tools as a flag's value (R-SAVE-2): "sshpass -p 'Wq7!zR2p'",
-"psexec \\\\web01 -u svc -p Summer2024!", "smbclient -U jdoe%Pa55w0rd!".
+"psexec \\\\web01 -u svc -p Summer2024!", "smbclient -U jdoe%Pa55w0rd!"; and a secret piped into a
+command that reads it from its input ("echo '…' | docker login --password-stdin").
 
 The tools and their password flags come from each tool's manual (data/secrets_cli_password_flags.txt):
 a flag is a password only in its own tool ("-p" is a port in "docker run"), so the flag is looked
@@ -41,9 +42,33 @@ _ARG_WITH = {command: (flag, 1 if how == "first" else int(how[3:]))
              for command, flags in _FLAGS.items() for flag, how in flags if how not in _HOW}
 _ARG_RE = re.compile(r"[ \t]+" + _VALUE)
 _VARIABLE_RE = re.compile(r"^(?:\$\w+|\$\{[^}]*\}|%\w+%|\$\(.*\))$")
+_FILE_ARGUMENT_RE = re.compile(r"^@[\w\-]*[./\\][\w./\\\-]*$")  # "--value @secret.txt": read from a file
+
+
+# A secret piped into a command that reads it from its input: "echo '…' | docker login -u ci
+# --password-stdin", "printf '%s' '…' | gh auth login --with-token", "gcloud secrets create db
+# --data-file=- <<< '…'". The command's flag says what the input is.
+_STDIN_FLAGS = r"--password-stdin|--with-token|--token-stdin|--password-from-stdin|--data-file[= ]-(?!\S)"
+_PIPED_RE = re.compile(
+    r"(?<![\w-])(?:echo(?:\s+-[ne]+)?|printf(?:\s+(?:'%s'|\"%s\"|%s))?)\s+" + _VALUE
+    + r"\s*\|[^|\n]*?(?:" + _STDIN_FLAGS + r")")
+_HERE_STRING_RE = re.compile(r"(?:" + _STDIN_FLAGS + r")[^\n]*?<<<\s*" + _VALUE)
+
+
+def _piped_secrets(text: str, taken: Spans) -> Iterator[Candidate]:
+    for pattern in (_PIPED_RE, _HERE_STRING_RE):
+        for match in pattern.finditer(text):
+            group = next(g for g in ("sq", "dq", "val") if match.group(g) is not None)
+            value = match.group(group)
+            start, end = match.span(group)
+            if (not _VARIABLE_RE.match(value) and not _overlaps(taken, start, end)
+                    and _acceptable_password(value, strength="weak", quoted=group != "val")):
+                yield "cli_password", start, end, 66
 
 
 def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "stdin" in lowered or "--with-token" in lowered or "--data-file" in lowered:
+        yield from _piped_secrets(text, taken)
     for command in _COMMAND_RE.finditer(text):
         key = " ".join(command.group("command").lower().split())
         line_end = text.find("\n", command.end())
@@ -58,7 +83,7 @@ def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             start, end = match.span(group)
             if group == "val" and value.startswith("-"):
                 continue  # the next flag: no value given
-            if _VARIABLE_RE.match(value) or _overlaps(taken, start, end):
+            if _VARIABLE_RE.match(value) or _FILE_ARGUMENT_RE.match(value) or _overlaps(taken, start, end):
                 continue
             if _acceptable_password(value, strength="weak", quoted=group != "val"):
                 yield "cli_password", start, end, 66

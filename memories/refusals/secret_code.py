@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_values import (
     _TITLE_WORD_RE,
@@ -156,8 +157,29 @@ def _statement_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
                 yield "password_in_code", start, end, 62
 
 
+# A credential's name as a string literal, then its value as the next one: a pair in a list or a
+# tuple ('("password", "…")'), a setter's last two arguments ('config.set("db", "password", "…")',
+# 'params.put("password", "…")', 'setattr(s, "password", "…")'), an item assigned
+# ('os.environ["DB_PASSWORD"] = "…"', 'secrets["api_key"] = "…"'). Lists of field names
+# ('("username", "password", "email")') hold words, so the value must be shaped like a password.
+_NAMED_LITERAL_RE = re.compile(
+    r"(?P<nq>[\"'])(?P<name>[A-Za-z][\w.\-]{1,63})(?P=nq)\s*(?:,|\]\s*=)\s*"
+    r"(?=(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q))")  # the value a look-ahead: it may name the next
+
+
+def _named_literals(text: str, taken: Spans) -> Iterator[Candidate]:
+    for match in _NAMED_LITERAL_RE.finditer(text):
+        start, end = match.span("val")
+        value = match.group("val")
+        if (credential_name(match.group("name")) and not _overlaps(taken, start, end) and " " not in value
+                and _reads_as_password(value) and _acceptable_password(value, strength="strong")):
+            yield "password_in_code", start, end, 62
+
+
 def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     yield from _statement_passwords(text, lowered, taken)
+    if '", "' in text or "', '" in text or '"]' in text or "']" in text or '","' in text:
+        yield from _named_literals(text, taken)
     if "(" not in text and "==" not in text and "!=" not in text and "[" not in text:
         return
     pairs = _PAIR_RE.finditer(text) if any(need in lowered for need in _PAIR_NEEDS) else ()

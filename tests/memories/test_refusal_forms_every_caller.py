@@ -42,6 +42,8 @@ FORMS = {
     "token-with-emoji-filler": "🔸".join(TOKEN),
     "maven-property": '<property name="db.password" value="Qm7vX2pLk9Zt4WbR"/>',
     "settings-table-row": "| Setting | Value |\n|---|---|\n| password | Qm7vX2pLk9Zt4WbR |",
+    "environ-item": 'os.environ["DB_PASSWORD"] = "Qm7vX2pLk9Zt4WbR"',
+    "piped-into-login": 'echo "Qm7vX2pLk9Zt4WbR" | docker login -u ci --password-stdin',
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),

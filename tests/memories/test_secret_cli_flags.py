@@ -60,3 +60,33 @@ def test_a_password_given_to_a_tools_password_flag_is_refused(text):
 ])
 def test_the_same_flags_without_a_password_are_not_refused(text):
     assert not find_secrets(text)
+
+
+# Fifteenth session: a secret given to a command that stores it ("gh secret set … --body", "az
+# keyvault secret set … --value") or piped into one that reads it from its input; each fails
+# against eee87b7. Variables, files and other pipes pass.
+SECRET = "Qm7vX2" + "pLk9Zt4WbR"
+
+
+@pytest.mark.parametrize("text", [
+    f"gh secret set TOKEN --body {SECRET}",
+    f"az keyvault secret set --name db --vault-name kv --value {SECRET}",
+    f'gcloud secrets create db --data-file=- <<< "{SECRET}"',
+    f'echo "{SECRET}" | docker login -u ci --password-stdin',
+    f'printf "%s" "{SECRET}" | gh auth login --with-token',
+    f"echo -n '{SECRET}' | podman login --password-stdin quay.io",
+], ids=["gh-secret-set", "az-keyvault", "gcloud-here-string", "docker-login-stdin", "gh-auth-token", "podman"])
+def test_a_secret_stored_by_a_command_or_piped_into_it_is_refused(text):
+    assert [text[f.start:f.end] for f in find_secrets(text)] == [SECRET]
+
+
+@pytest.mark.parametrize("text", [
+    'echo "$CR_PAT" | docker login ghcr.io -u ci --password-stdin',
+    "echo $TOKEN | gh auth login --with-token",
+    "cat token.txt | docker login --password-stdin",
+    'gh secret set TOKEN --body "$TOKEN"',
+    'echo "hello" | wc -l',
+    "az keyvault secret set --name db --value @secret.txt",
+], ids=["variable-piped", "bare-variable", "file-piped", "variable-body", "other-pipe", "file-argument"])
+def test_variables_files_and_other_pipes_pass(text):
+    assert find_secrets(text) == []

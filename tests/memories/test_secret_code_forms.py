@@ -140,3 +140,38 @@ def test_a_uuid_without_figmas_name_is_not_a_figma_token():
 def test_the_default_password_for_a_quoted_user_is_read():
     assert flagged('The default password for the user "pyne-user" is "Zq8#pLm2v".')
     assert not flagged('The password for "prod" is required.')
+
+
+# Fifteenth session: a credential's name as a string literal and its value as the next one (a pair,
+# a setter's arguments, an item assigned), and keyring's set_password; each fails against eee87b7.
+# Lists of field names and values that are variables pass.
+_VALUE = "Qm7vX2" + "pLk9Zt4WbR"
+
+
+@pytest.mark.parametrize("template", [
+    '["password", "{v}"]',
+    '("password", "{v}")',
+    'os.environ["DB_PASSWORD"] = "{v}"',
+    'config.set("db", "password", "{v}")',
+    'setattr(settings, "password", "{v}")',
+    'params.put("password", "{v}");',
+    'secrets["api_key"] = "{v}"',
+    'keyring.set_password("svc", "etl", "{v}")',
+], ids=["list-pair", "tuple-pair", "environ-item", "configparser-set", "setattr", "map-put", "dict-item", "keyring"])
+def test_a_credential_literal_then_its_value_is_refused(template):
+    text = template.format(v=_VALUE)
+    assert [text[f.start:f.end] for f in find_secrets(text)] == [_VALUE]
+
+
+@pytest.mark.parametrize("text", [
+    'fields = ("username", "password", "email")',
+    '["password", "confirm_password"]',
+    'os.environ["DB_PASSWORD"] = "${DB_PASSWORD}"',
+    'cols = ["user_id", "pw_hash", "salt"]',
+    'params.put("password", password);',
+    'rename("password", "pw_hash")',
+    'parser.add_argument("--password", "-p")',
+    'd["token"] = "refresh"',
+], ids=["field-names", "two-names", "template", "columns", "variable", "rename", "argparse", "a-word"])
+def test_names_and_variables_in_code_pass(text):
+    assert find_secrets(text) == []
