@@ -9,7 +9,9 @@ digits or symbols, not a word, an identifier of words, a version, an e-mail or a
 * a passphrase of words: "keystore passphrase: correct horse battery staple" (four to eight
   words, none of them a word of talk about passwords), an unlock or secret phrase too;
 * nothing joining noun and value ("the password for the wifi X", "creds: etl_admin X"): a value
-  only a password looks like, a few words after a noun that names the credential.
+  only a password looks like, a few words after a noun that names the credential; the same for a
+  key or a token ("new token for the CI bot X") whose value reads as generated key material;
+* no word at all: a word drawn as a password policy asks ("Vx7!pq2Lm9").
 """
 from __future__ import annotations
 
@@ -18,15 +20,19 @@ from collections.abc import Iterator
 
 from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
+from memories.refusals.secret_products import product_word
 from memories.refusals.secret_prose import _QUOTED_VALUE, _tail_value
+from memories.refusals.secret_random import _context_names_an_id
 from memories.refusals.secret_values import (
     _COMMON_WORDS,
     _DATE_LIKE_RE,
+    _HEX_RE,
     _VERSION_RE,
     _char_classes,
     _compile,
     _is_identifier_of_words,
     _is_non_secret_value,
+    _looks_random,
 )
 from memories.refusals.wordlists import words
 
@@ -313,3 +319,55 @@ def find_policy_shaped_passwords(text: str, lowered: str, taken: Spans) -> Itera
         start = word.start() + word.group().find(value)
         if not _overlaps(taken, start, start + len(value)):
             yield "password_shaped", start, start + len(value), 40
+
+
+# --- A key a few words after its noun ------------------------------------------------------
+
+# "new token for the CI bot X", "the stripe key for staging X", "mailgun api key (prod) X", "token
+# rotated, new value X": as for a password above, nothing joins noun and value, so the value must
+# read as generated key material (the bar "api_key=" sets) and not be named an id by the words
+# between ("the token for run 7c2f…"). A bare "key" counts after a product's name only ("stripe
+# key"; "the sort key for events_2024" is a key of data).
+_KEY_NOUN_RE = _compile(
+    r"(?:(?P<qualifier>api|access|secret|app|private|signing|auth|bearer)[ \-_]?)?(?:key|token)|secret"
+)
+_PRODUCT_BEFORE_RE = _compile(r"(?<![\w\-])([a-z][a-z0-9]{3,23})[ \-_]$")
+_KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]{16,256}")
+_JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
+
+
+def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
+    if "key" not in lowered and "token" not in lowered and "secret" not in lowered:
+        return
+    for noun in _KEY_NOUN_RE.finditer(lowered):
+        before, after = lowered[noun.start() - 1:noun.start()], lowered[noun.end():noun.end() + 1]
+        if (before and (before.isalnum() or before in "_-")) or (after and (after.isalnum() or after in "_-")):
+            continue  # inside a word or a name ("monkey", "tokenizer", "secret_santa")
+        if noun.group() == "key":
+            product = _PRODUCT_BEFORE_RE.search(lowered, max(0, noun.start() - 25), noun.start())
+            if product is None or not product_word(product.group(1)):
+                continue
+        limit = noun.end() + _NEAR_CHARS
+        if _KEY_VALUE_RE.search(text, noun.end(), limit) is None:
+            continue  # no run long enough for a key: most nouns
+        stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
+        tail = text[noun.end():stop.start() if stop else limit]
+        if _JOINED_RE.match(tail) or not _noun_names_credential(tail):
+            continue  # "secret: …", "token is …": the assignment rules' (secret_context)
+        line_start = lowered.rfind("\n", 0, noun.start()) + 1
+        previous = ""
+        for count, word in enumerate(_WORD_RE.finditer(tail)):
+            if count >= _NEAR_WORDS:
+                break
+            value = word.group().strip(_EDGE_PUNCTUATION)
+            run = _KEY_VALUE_RE.fullmatch(value) if len(value) >= 16 else None
+            if run is None or not _looks_random(value, with_keyword=True) or _is_non_secret_value(value):
+                previous = value.lower()
+                continue
+            start = noun.end() + word.start() + word.group().find(value)
+            if previous in _REFERENCE_NOUNS or _context_names_an_id(
+                    lowered, start, hex_value=_HEX_RE.fullmatch(value) is not None, since=line_start, named=True):
+                break
+            if not _overlaps(taken, start, start + len(value)):
+                yield "generic_secret", start, start + len(value), 64
+            break

@@ -61,6 +61,7 @@ from memories.refusals.secret_assignments import find_quoted_phrase_assignments
 from memories.refusals.secret_bare import (
     _find_bare_passwords,
     _find_value_first_passwords,
+    find_keys_near_nouns,
     find_policy_shaped_passwords,
 )
 from memories.refusals.secret_cli import find_cli_passwords
@@ -112,6 +113,7 @@ _PROSE_FINDERS = (
     find_cli_passwords,
     find_product_named_keys,
     _find_high_entropy,
+    find_keys_near_nouns,
     find_policy_shaped_passwords,
 )
 

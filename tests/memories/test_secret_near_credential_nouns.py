@@ -147,3 +147,34 @@ def test_a_password_a_character_at_a_time_after_its_name_is_refused(text):
 ], ids=["policy-grades", "short-token", "grades-then-word"])
 def test_single_characters_that_are_no_password_pass(text):
     assert find_secrets(text) == []
+
+
+# A key or token a few words after its noun, nothing joining them (secret_bare.find_keys_near_nouns):
+# the value must read as generated key material, and no word between may name it an id. Each
+# fails on eee87b7.
+KEY = "Qm7vX2" + "pLk9Zt4WbR"
+
+
+@pytest.mark.parametrize("text", [
+    f"new token for the CI bot {KEY}",
+    f"mailgun api key (prod) {KEY}",
+    f"token rotated, new value {KEY}",
+    f"the access token for the nightly export {KEY}",
+], ids=["token-for-bot", "product-api-key", "rotated-new-value", "access-token-for"])
+def test_a_key_a_few_words_after_its_noun_is_refused(text):
+    assert KEY in _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the sort key for the events table is events_2024_q3_partitioned",
+    "token usage for the CI bot 1234567890123456",
+    "the idempotency token for run 7c2f9a1b3d4e5f60",
+    "the secret santa list is in Drive",
+    "the partition key for orders is customer_id_hash_v2",
+    "the commit for the token fix is 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "token counts per document: doc_42 1823, doc_43 2211",
+    "the token budget per request is 4096, see ticket DATAENG4412PLAT",
+], ids=["sort-key", "token-usage-number", "run-id", "secret-santa", "partition-key", "commit", "counts",
+        "ticket-ref"])
+def test_keys_of_data_ids_and_counts_after_those_nouns_pass(text):
+    assert find_secrets(text) == []
