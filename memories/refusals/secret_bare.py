@@ -230,6 +230,7 @@ _NEAR_CHARS = 120
 _SENTENCE_END_RE = _compile(r"\n|[.;!?](?:\s|$)")
 _WORD_RE = _compile(r"\S+")
 _PASSWORD_MARKS = frozenset("!#$%&*?~^")
+_MARK_RE = _compile(r"[!#$%&*?~^]")
 _EDGE_PUNCTUATION = "\"'`()[]{}<>,:;."
 # "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2": references, globs, anchors.
 _REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*|[^#]+#[A-Za-z][\w\-]*")
@@ -257,6 +258,8 @@ def _find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[C
         return
     for noun in _NEAR_NOUN_RE.finditer(lowered):
         limit = noun.end() + _NEAR_CHARS
+        if _MARK_RE.search(text, noun.end(), limit) is None:
+            continue  # no mark after the noun: most nouns
         stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
         tail = text[noun.end():stop.start() if stop else limit]
         if not _noun_names_credential(tail):
@@ -283,7 +286,8 @@ def _find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[C
 # password policy asks (capitals, small letters, digits and a mark inside), switching between
 # them again and again, and not made of words ("Snowflake&Prod-2024", "Job#42Retry") or of an
 # abbreviation's "&" ("M&A-Q3Plan2", "H&M2024Spring"). Nothing else writes such a run.
-_WHOLE_WORD_RE = _compile(r"\S{8,}")  # a word as spaces set it apart: a piece of a longer one is no password
+# A word as spaces set it apart (a piece of a longer one is no password) that holds a mark.
+_MARKED_WORD_RE = _compile(r"(?<!\S)\S*[!#$%&*?~^]\S*")
 _EDGES = "\"'`()[]{}<>,;:.!?*_~"  # and Markdown's marks around a word
 _NOT_IN_STRONG = frozenset("/\\=:@.,;+|\"'`()[]{}<>")
 _ABBREVIATION_AMPERSAND_RE = _compile(r"[A-Z]&[A-Z]")
@@ -312,7 +316,7 @@ def _policy_shaped(value: str) -> bool:
 def find_policy_shaped_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     if not any(mark in text for mark in _PASSWORD_MARKS):
         return
-    for word in _WHOLE_WORD_RE.finditer(text):
+    for word in _MARKED_WORD_RE.finditer(text):
         value = word.group().strip(_EDGES)
         if not 8 <= len(value) <= 40 or not _policy_shaped(value):
             continue
