@@ -19,10 +19,11 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.people_lexicon import english_words
+from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_products import product_word
 from memories.refusals.secret_prose import _QUOTED_VALUE, _tail_value
-from memories.refusals.secret_random import _context_names_an_id
+from memories.refusals.secret_random import _context_names_an_id, _encodes_plain_text
 from memories.refusals.secret_values import (
     _COMMON_WORDS,
     _DATE_LIKE_RE,
@@ -336,18 +337,35 @@ _KEY_NOUN_RE = _compile(
     r"(?:(?P<qualifier>api|access|secret|app|private|signing|auth|bearer)[ \-_]?)?(?:key|token)|secret"
 )
 _PRODUCT_BEFORE_RE = _compile(r"(?<![\w\-])([a-z][a-z0-9]{3,23})[ \-_]$")
+# The same nouns in the languages passwords are read in ("API-Schlüssel", "clé API", "clave de
+# acceso", "токен", "APIキー"); no assignment rule knows them, so a value right after their sign
+# counts too ("clé API : X").
+_OTHER_KEY_NOUN_RE = _compile(
+    r"api[ \-]?schlüssel|zugangs(?:schlüssel|token)|cl[ée] (?:d'|de l'|de )?(?:api|acc[eè]s)|jeton(?: d'(?:acc[eè]s|api))?"
+    r"|clave (?:de )?(?:api|acceso)|chave (?:da |de )?(?:api|acesso)|chiave (?:di )?(?:api|accesso)|api[ \-]?sleutel"
+    r"|toegangs(?:sleutel|token)|api[ \-]?nyckel|åtkomst(?:nyckel|token)|klucz (?:api|dostępu)|ключ (?:api|доступа)"
+    r"|токен(?: доступа)?|api ?キー|アクセストークン|api ?密[钥鑰]|访问令牌|令牌|api ?키|액세스 ?토큰"
+)
 _KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]{16,256}")
 _JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
+_WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
+_DATA_KEY_WORDS = words("secrets_data_key_words")
 
 
 def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if "key" not in lowered and "token" not in lowered and "secret" not in lowered:
-        return
-    for noun in _KEY_NOUN_RE.finditer(lowered):
+    if "key" in lowered or "token" in lowered or "secret" in lowered:
+        yield from _keys_after(text, lowered, taken, _KEY_NOUN_RE.finditer(lowered), joined_ok=False)
+    if not lowered.isascii() or "api" in lowered or "cl" in lowered or "jeton" in lowered:
+        yield from _keys_after(text, lowered, taken, _OTHER_KEY_NOUN_RE.finditer(lowered), joined_ok=True)
+
+
+def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match], *,
+                joined_ok: bool) -> Iterator[Candidate]:
+    for noun in nouns:
         before, after = lowered[noun.start() - 1:noun.start()], lowered[noun.end():noun.end() + 1]
         if (before and (before.isalnum() or before in "_-")) or (after and (after.isalnum() or after in "_-")):
             continue  # inside a word or a name ("monkey", "tokenizer", "secret_santa")
-        if noun.group() == "key":
+        if noun.group() == "key" and not joined_ok:
             product = _PRODUCT_BEFORE_RE.search(lowered, max(0, noun.start() - 25), noun.start())
             if product is None or not product_word(product.group(1)):
                 continue
@@ -356,8 +374,14 @@ def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Cand
             continue  # no run long enough for a key: most nouns
         stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
         tail = text[noun.end():stop.start() if stop else limit]
-        if _JOINED_RE.match(tail) or not _noun_names_credential(tail):
+        if not joined_ok and _JOINED_RE.match(tail):
             continue  # "secret: …", "token is …": the assignment rules' (secret_context)
+        word_before = _WORD_BEFORE_NOUN_RE.search(lowered, max(0, noun.start() - 30), noun.start())
+        if word_before is not None and word_before.group(1) in _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS:
+            continue  # "next page token …", "sort key …", "cache key …": a key of data
+        first = _WORD_RE.search(tail)
+        if first is None or not (_noun_names_credential(tail) or _KEY_VALUE_RE.fullmatch(first.group())):
+            continue  # the noun names something else, unless the key itself follows ("APIキー X")
         line_start = lowered.rfind("\n", 0, noun.start()) + 1
         previous = ""
         for count, word in enumerate(_WORD_RE.finditer(tail)):
@@ -365,7 +389,8 @@ def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Cand
                 break
             value = word.group().strip(_EDGE_PUNCTUATION)
             run = _KEY_VALUE_RE.fullmatch(value) if len(value) >= 16 else None
-            if run is None or not _looks_random(value, with_keyword=True) or _is_non_secret_value(value):
+            if (run is None or not _looks_random(value, with_keyword=True) or _is_non_secret_value(value)
+                    or _encodes_plain_text(value)):
                 previous = value.lower()
                 continue
             start = noun.end() + word.start() + word.group().find(value)

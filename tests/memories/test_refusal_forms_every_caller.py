@@ -45,6 +45,7 @@ FORMS = {
     "environ-item": 'os.environ["DB_PASSWORD"] = "Qm7vX2pLk9Zt4WbR"',
     "piped-into-login": 'echo "Qm7vX2pLk9Zt4WbR" | docker login -u ci --password-stdin',
     "token-near-its-noun": "new token for the CI bot Qm7vX2pLk9Zt4WbR",
+    "api-key-in-french": "clé API : Qm7vX2pLk9Zt4WbR",
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),

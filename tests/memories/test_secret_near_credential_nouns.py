@@ -178,3 +178,36 @@ def test_a_key_a_few_words_after_its_noun_is_refused(text):
         "ticket-ref"])
 def test_keys_of_data_ids_and_counts_after_those_nouns_pass(text):
     assert find_secrets(text) == []
+
+
+# The key nouns of the languages passwords are read in, joined to the value or not ("clé API :
+# X", "der API-Schlüssel für Staging X", "APIキー X"); no rule knew them. Each fails on eee87b7.
+@pytest.mark.parametrize("text", [
+    f"der API-Schlüssel für Staging {KEY}",
+    f"API-Schlüssel: {KEY}",
+    f"clé API : {KEY}",
+    f"jeton d'accès pour l'export {KEY}",
+    f"clave API: {KEY}",
+    f"a chave da API do bot {KEY}",
+    f"la chiave API per lo staging {KEY}",
+    f"de API-sleutel voor de bot {KEY}",
+    f"новый токен для бота {KEY}",
+    f"APIキー {KEY}",
+    f"API密钥 {KEY}",
+], ids=["de", "de-colon", "fr-colon", "fr-token", "es-colon", "pt", "it", "nl", "ru", "ja", "zh"])
+def test_a_key_after_its_noun_in_other_languages_is_refused(text):
+    assert KEY in _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "der Schlüssel liegt beim Empfang, Raum 4B",
+    "clé API : voir le coffre-fort",
+    "la clave API está en el gestor de secretos",
+    "токен доступа истёк, нужен новый",
+    "API-Schlüssel rotiert am 2024-05-01",
+    "jeton d'accès expiré pour l'utilisateur etl_reader_prod",
+    "le jeton CSRF est régénéré à chaque requête",
+    "APIキーは金庫にあります",
+], ids=["de-room-key", "fr-vault", "es-manager", "ru-expired", "de-rotated", "fr-user", "fr-csrf", "ja-vault"])
+def test_talk_about_keys_in_other_languages_passes(text):
+    assert find_secrets(text) == []
