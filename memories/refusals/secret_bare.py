@@ -8,32 +8,24 @@ digits or symbols, not a word, an identifier of words, a version, an e-mail or a
 * "the new one": "my password expired, the new one is X";
 * a passphrase of words: "keystore passphrase: correct horse battery staple" (four to eight
   words, none of them a word of talk about passwords), an unlock or secret phrase too;
-* nothing joining noun and value ("the password for the wifi X", "creds: etl_admin X"): a value
-  only a password looks like, a few words after a noun that names the credential; the same for a
-  key or a token ("new token for the CI bot X") whose value reads as generated key material;
-* no word at all: a word drawn as a password policy asks ("Vx7!pq2Lm9").
+
+Nothing joining noun and value, or no word at all: memories.refusals.secret_unjoined.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from memories.refusals.people_lexicon import english_words
-from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_products import product_word
 from memories.refusals.secret_prose import _QUOTED_VALUE, _tail_value
-from memories.refusals.secret_random import _context_names_an_id, _encodes_plain_text
 from memories.refusals.secret_values import (
     _COMMON_WORDS,
     _DATE_LIKE_RE,
-    _HEX_RE,
     _VERSION_RE,
     _char_classes,
     _compile,
     _is_identifier_of_words,
     _is_non_secret_value,
-    _looks_random,
 )
 from memories.refusals.wordlists import words
 
@@ -137,7 +129,6 @@ def _find_bare_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
             if match is not None:
                 yield from _bare_value(match, taken, classes=classes)
     yield from _later_colon_values(text, lowered, taken)
-    yield from _find_marked_near_nouns(text, lowered, taken)
 
 
 # "The password for the staging db is the same as prod: Xk9#mP2q": a ":" later in the sentence
@@ -206,197 +197,3 @@ def _passphrases(lowered: str, taken: Spans) -> Iterator[Candidate]:
             continue
         if not _overlaps(taken, start, end):
             yield "password_in_prose", start, end, 66
-
-
-# --- A value only a password looks like, a few words after a credential's noun --------------
-
-# "the password for the wifi Kaffee#2024x", "creds: etl_admin Vx7!pq2Lm9", "login details - etl /
-# Tr0ub4dor&3", "use this to log in: X": no "is" or ":" joins the noun to the value, so the value
-# must carry the proof itself: letters, digits and a mark that identifiers, versions and file
-# names do not hold ("#", "!", "$", "%", "&", "*", "?", "~", "^") inside it. The noun must name
-# the credential: the word after it joins (data/secrets_credential_noun_joiners.txt) or is
-# punctuation; "the login page shows Error#500" names a page.
-_NEAR_NOUN_RE = _compile(
-    r"(?<![\w])(?:password|passwort|passphrase|passcode|pw|pwd|pass|creds|credentials"
-    r"|log\s*-?\s*in|sign\s*-?\s*in|logon"
-    # The same nouns in the languages "password is" is read in (secret_prose._PASSWORD_WORDS).
-    r"|kennwort|contrase(?:ñ|n)a|senha|mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord"
-    r"|adgangskode|salasana|heslo|jelsz(?:ó|o)|пароль|zugangsdaten|anmeldedaten|identifiants"
-    r"|credenciales|credenciais|credenziali)(?![\w])"
-)
-_NOUN_JOINERS = words("secrets_credential_noun_joiners")
-_REFERENCE_NOUNS = words("secrets_reference_nouns")  # "template TPL-2024#03": a thing's name
-_NEAR_WORDS = 7  # words looked at after the noun, within its sentence
-_NEAR_CHARS = 120
-_SENTENCE_END_RE = _compile(r"\n|[.;!?](?:\s|$)")
-_WORD_RE = _compile(r"\S+")
-_PASSWORD_MARKS = frozenset("!#$%&*?~^")
-_MARK_RE = _compile(r"[!#$%&*?~^]")
-_EDGE_PUNCTUATION = "\"'`()[]{}<>,:;."
-# "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2": references, globs, anchors.
-_REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*|[^#]+#[A-Za-z][\w\-]*")
-
-
-def _marked_password(value: str) -> bool:
-    if not 8 <= len(value) <= 64 or "/" in value or "\\" in value or "=" in value:
-        return False
-    if not any(c.isalpha() for c in value) or not any(c.isdigit() for c in value):
-        return False
-    if not any(c in _PASSWORD_MARKS for c in value[1:-1]) or _REFERENCE_RE.fullmatch(value):
-        return False
-    return not _EMAIL_RE.match(value) and not _is_non_secret_value(value)
-
-
-def _noun_names_credential(tail: str) -> bool:
-    first = _WORD_RE.search(tail)
-    if first is None or not first.group()[0].isalnum():
-        return True  # ": X", "- etl / X", "→ X", "'s X"
-    return first.group().lower().rstrip(",:") in _NOUN_JOINERS
-
-
-def _find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if not any(mark in text for mark in _PASSWORD_MARKS):
-        return
-    for noun in _NEAR_NOUN_RE.finditer(lowered):
-        limit = noun.end() + _NEAR_CHARS
-        if _MARK_RE.search(text, noun.end(), limit) is None:
-            continue  # no mark after the noun: most nouns
-        stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
-        tail = text[noun.end():stop.start() if stop else limit]
-        if not _noun_names_credential(tail):
-            continue
-        previous = ""
-        for count, word in enumerate(_WORD_RE.finditer(tail)):
-            if count >= _NEAR_WORDS:
-                break
-            value = word.group().strip(_EDGE_PUNCTUATION)
-            if not value or not _marked_password(value):
-                previous = value.lower()
-                continue
-            if previous in _REFERENCE_NOUNS:
-                break
-            start = noun.end() + word.start() + word.group().find(value)
-            if not _overlaps(taken, start, start + len(value)):
-                yield "password_in_prose", start, start + len(value), 66
-            break
-
-
-# --- A password with no words around it at all ----------------------------------------------
-
-# "Vx7!pq2Lm9" alone, "jenkins Vx7!pq2Lm9", "prod db: etl_admin Vx7!pq2Lm9": a run drawn the way a
-# password policy asks (capitals, small letters, digits and a mark inside), switching between
-# them again and again, and not made of words ("Snowflake&Prod-2024", "Job#42Retry") or of an
-# abbreviation's "&" ("M&A-Q3Plan2", "H&M2024Spring"). Nothing else writes such a run.
-# A word as spaces set it apart (a piece of a longer one is no password) that holds a mark.
-_MARKED_WORD_RE = _compile(r"(?<!\S)\S*[!#$%&*?~^]\S*")
-_EDGES = "\"'`()[]{}<>,;:.!?*_~"  # and Markdown's marks around a word
-_NOT_IN_STRONG = frozenset("/\\=:@.,;+|\"'`()[]{}<>")
-_ABBREVIATION_AMPERSAND_RE = _compile(r"[A-Z]&[A-Z]")
-_LETTER_RUN_RE = _compile(r"[A-Za-z]{3,}")
-_MIN_SWITCHES = 6  # "Error#500" switches 3 times, "Tr0ub4dor&3x" 8, "Vx7!pq2Lm9" 9
-
-
-def _kind_of(char: str) -> int:
-    return 0 if char.isupper() else 1 if char.islower() else 2 if char.isdigit() else 3
-
-
-def _policy_shaped(value: str) -> bool:
-    if not value.isascii() or any(c in _NOT_IN_STRONG for c in value):
-        return False
-    if not any(c in _PASSWORD_MARKS for c in value[1:-1]) or _char_classes(value) < 4:
-        return False
-    if sum(_kind_of(a) != _kind_of(b) for a, b in zip(value, value[1:])) < _MIN_SWITCHES:
-        return False
-    if _ABBREVIATION_AMPERSAND_RE.search(value) or _REFERENCE_RE.fullmatch(value):
-        return False
-    letters = sum(c.isalpha() for c in value)
-    worded = sum(len(run) for run in _LETTER_RUN_RE.findall(value) if run.lower() in english_words())
-    return worded * 2 < letters and not _is_non_secret_value(value)
-
-
-def find_policy_shaped_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if not any(mark in text for mark in _PASSWORD_MARKS):
-        return
-    for word in _MARKED_WORD_RE.finditer(text):
-        value = word.group().strip(_EDGES)
-        if not 8 <= len(value) <= 40 or not _policy_shaped(value):
-            continue
-        start = word.start() + word.group().find(value)
-        if not _overlaps(taken, start, start + len(value)):
-            yield "password_shaped", start, start + len(value), 40
-
-
-# --- A key a few words after its noun ------------------------------------------------------
-
-# "new token for the CI bot X", "the stripe key for staging X", "mailgun api key (prod) X", "token
-# rotated, new value X": as for a password above, nothing joins noun and value, so the value must
-# read as generated key material (the bar "api_key=" sets) and not be named an id by the words
-# between ("the token for run 7c2f…"). A bare "key" counts after a product's name only ("stripe
-# key"; "the sort key for events_2024" is a key of data).
-_KEY_NOUN_RE = _compile(
-    r"(?:(?P<qualifier>api|access|secret|app|private|signing|auth|bearer)[ \-_]?)?(?:key|token)|secret"
-)
-_PRODUCT_BEFORE_RE = _compile(r"(?<![\w\-])([a-z][a-z0-9]{3,23})[ \-_]$")
-# The same nouns in the languages passwords are read in ("API-Schlüssel", "clé API", "clave de
-# acceso", "токен", "APIキー"); no assignment rule knows them, so a value right after their sign
-# counts too ("clé API : X").
-_OTHER_KEY_NOUN_RE = _compile(
-    r"api[ \-]?schlüssel|zugangs(?:schlüssel|token)|cl[ée] (?:d'|de l'|de )?(?:api|acc[eè]s)|jeton(?: d'(?:acc[eè]s|api))?"
-    r"|clave (?:de )?(?:api|acceso)|chave (?:da |de )?(?:api|acesso)|chiave (?:di )?(?:api|accesso)|api[ \-]?sleutel"
-    r"|toegangs(?:sleutel|token)|api[ \-]?nyckel|åtkomst(?:nyckel|token)|klucz (?:api|dostępu)|ключ (?:api|доступа)"
-    r"|токен(?: доступа)?|api ?キー|アクセストークン|api ?密[钥鑰]|访问令牌|令牌|api ?키|액세스 ?토큰"
-)
-_KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]{16,256}")
-_JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
-_WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
-_DATA_KEY_WORDS = words("secrets_data_key_words")
-
-
-def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if "key" in lowered or "token" in lowered or "secret" in lowered:
-        yield from _keys_after(text, lowered, taken, _KEY_NOUN_RE.finditer(lowered), joined_ok=False)
-    if not lowered.isascii() or "api" in lowered or "cl" in lowered or "jeton" in lowered:
-        yield from _keys_after(text, lowered, taken, _OTHER_KEY_NOUN_RE.finditer(lowered), joined_ok=True)
-
-
-def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match], *,
-                joined_ok: bool) -> Iterator[Candidate]:
-    for noun in nouns:
-        before, after = lowered[noun.start() - 1:noun.start()], lowered[noun.end():noun.end() + 1]
-        if (before and (before.isalnum() or before in "_-")) or (after and (after.isalnum() or after in "_-")):
-            continue  # inside a word or a name ("monkey", "tokenizer", "secret_santa")
-        if noun.group() == "key" and not joined_ok:
-            product = _PRODUCT_BEFORE_RE.search(lowered, max(0, noun.start() - 25), noun.start())
-            if product is None or not product_word(product.group(1)):
-                continue
-        limit = noun.end() + _NEAR_CHARS
-        if _KEY_VALUE_RE.search(text, noun.end(), limit) is None:
-            continue  # no run long enough for a key: most nouns
-        stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
-        tail = text[noun.end():stop.start() if stop else limit]
-        if not joined_ok and _JOINED_RE.match(tail):
-            continue  # "secret: …", "token is …": the assignment rules' (secret_context)
-        word_before = _WORD_BEFORE_NOUN_RE.search(lowered, max(0, noun.start() - 30), noun.start())
-        if word_before is not None and word_before.group(1) in _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS:
-            continue  # "next page token …", "sort key …", "cache key …": a key of data
-        first = _WORD_RE.search(tail)
-        if first is None or not (_noun_names_credential(tail) or _KEY_VALUE_RE.fullmatch(first.group())):
-            continue  # the noun names something else, unless the key itself follows ("APIキー X")
-        line_start = lowered.rfind("\n", 0, noun.start()) + 1
-        previous = ""
-        for count, word in enumerate(_WORD_RE.finditer(tail)):
-            if count >= _NEAR_WORDS:
-                break
-            value = word.group().strip(_EDGE_PUNCTUATION)
-            run = _KEY_VALUE_RE.fullmatch(value) if len(value) >= 16 else None
-            if (run is None or not _looks_random(value, with_keyword=True) or _is_non_secret_value(value)
-                    or _encodes_plain_text(value)):
-                previous = value.lower()
-                continue
-            start = noun.end() + word.start() + word.group().find(value)
-            if previous in _REFERENCE_NOUNS or _context_names_an_id(
-                    lowered, start, hex_value=_HEX_RE.fullmatch(value) is not None, since=line_start, named=True):
-                break
-            if not _overlaps(taken, start, start + len(value)):
-                yield "generic_secret", start, start + len(value), 64
-            break

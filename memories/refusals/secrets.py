@@ -37,6 +37,7 @@ The rules live in modules by meaning: ``secret_values`` (is this value key mater
 ``secret_formats`` (one regex, one kind; the rule type in ``secret_rules``, vendors' formats in
 ``secret_vendors`` and ``data/secret_prefixed_formats.txt``), ``secret_prose`` (passwords in
 sentences), ``secret_bare`` (passwords with no label word next to them, passphrases),
+``secret_unjoined`` (a credential a few words after its noun, or a password no word names),
 ``secret_seeds`` (wallet recovery phrases), ``secret_cli`` (command-line password flags),
 ``secret_context`` (headers and assignments), ``secret_random`` (random strings and the words
 around them),
@@ -58,12 +59,7 @@ from dataclasses import dataclass
 
 from memories.refusals.normalise import views
 from memories.refusals.secret_assignments import find_quoted_phrase_assignments
-from memories.refusals.secret_bare import (
-    _find_bare_passwords,
-    _find_value_first_passwords,
-    find_keys_near_nouns,
-    find_policy_shaped_passwords,
-)
+from memories.refusals.secret_bare import _find_bare_passwords, _find_value_first_passwords
 from memories.refusals.secret_cli import find_cli_passwords
 from memories.refusals.secret_code import find_code_literals
 from memories.refusals.secret_context import _find_auth_headers, _find_generic_assignments
@@ -77,6 +73,11 @@ from memories.refusals.secret_prose import _find_prose_passwords, _find_user_pas
 from memories.refusals.secret_random import _TOKEN_RUN_RE, _find_high_entropy
 from memories.refusals.secret_seeds import find_seed_phrases
 from memories.refusals.secret_tables import find_table_passwords
+from memories.refusals.secret_unjoined import (
+    find_keys_near_nouns,
+    find_marked_near_nouns,
+    find_policy_shaped_passwords,
+)
 from memories.refusals.secret_values import (  # noqa: F401 - tests pin these to detect-secrets
     _BASE64_ENTROPY,
     _HEX_ENTROPY,
@@ -99,6 +100,7 @@ _PROSE_FINDERS = (
     _find_prose_passwords,
     _find_user_password_pairs,
     _find_bare_passwords,
+    find_marked_near_nouns,
     _find_value_first_passwords,
     find_login_values,
     find_table_passwords,

@@ -149,7 +149,7 @@ def test_single_characters_that_are_no_password_pass(text):
     assert find_secrets(text) == []
 
 
-# A key or token a few words after its noun, nothing joining them (secret_bare.find_keys_near_nouns):
+# A key or token a few words after its noun, nothing joining them (secret_unjoined.find_keys_near_nouns):
 # the value must read as generated key material, and no word between may name it an id. Each
 # fails on eee87b7.
 KEY = "Qm7vX2" + "pLk9Zt4WbR"

@@ -138,11 +138,11 @@ def test_there_are_data_files():
     # the legal forms and firm's words of Faker's company providers (people_firms.py), and the
     # names frequent in English only as names (people_lexicon.py, thirteenth session), and the
     # digits read out in seven languages (normalise_spelt.py, fourteenth session), and the words
-    # after a credential's noun that keep it the credential (secret_bare.py, fifteenth session), and
+    # after a credential's noun that keep it the credential (secret_unjoined.py, fifteenth session), and
     # the words of talk about a password in eight more languages (secret_values.py, the same), and
     # the syllables and surnames of Hong Kong and Taiwan names (people_hyphenated.py, the same), and
     # the dotted capitals that are no one's initials (people_initials.py, the same), and the nouns
-    # a thing's name follows (secret_bare.py, the same)
+    # a thing's name follows (secret_unjoined.py, the same)
     assert len(DATA_FILES) == 62
 
 
@@ -170,7 +170,7 @@ def test_every_data_file_is_used():
     # the token formats by secret_vendors.py, the credential calls by secret_code.py, the
     # command-line password flags by secret_cli.py, the words of data keys by secret_context.py, the
     # legal forms and firm prefixes by people_firms.py, the spoken digits by normalise_spelt.py, the
-    # words after a credential's noun by secret_bare.py (and, like the English words of talk about
+    # words after a credential's noun by secret_unjoined.py (and, like the English words of talk about
     # a password, the other languages' ones by secret_values.py, a FROZEN module), the syllables
     # and surnames of Hong Kong and Taiwan names by people_hyphenated.py, the dotted abbreviations by
     # people_initials.py.
@@ -179,7 +179,7 @@ def test_every_data_file_is_used():
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
         "memories.refusals.secret_code", "memories.refusals.secret_cli", "memories.refusals.secret_context",
         "memories.refusals.people_firms", "memories.refusals.normalise_spelt",
-        "memories.refusals.secret_bare", "memories.refusals.people_hyphenated",
+        "memories.refusals.secret_unjoined", "memories.refusals.people_hyphenated",
         "memories.refusals.people_initials",
     }:
         source = importlib.import_module(module).__file__
