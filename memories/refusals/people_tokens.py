@@ -50,6 +50,9 @@ class _Token:
     kind: str = ""  # see _classify
 
 
+_CONTRACTION_RE = re.compile(r"['’](?:t|ll|re|ve|d|m)$", re.IGNORECASE)
+
+
 def _tokenize(text: str, lex: _Lexicon) -> list[_Token]:
     """Words of the text, each with its kind (see _classify)."""
     tokens: list[_Token] = []
@@ -103,7 +106,8 @@ def _tokenize(text: str, lex: _Lexicon) -> list[_Token]:
             cap = False
             lower = word.islower()
         tok = _Token(word, start, end, raw_end, key, cap, lower, possessive, code)
-        tok.kind = "X" if code else _classify(tok, lex)
+        # A contraction ("Haven't", "Won't", "They'll") is no name, whatever its first part is.
+        tok.kind = "X" if code or _CONTRACTION_RE.search(word) else _classify(tok, lex)
         tokens.append(tok)
     if german_text(tokens):
         for tok in tokens:

@@ -69,11 +69,12 @@ FROZEN = [
      "656f15fa5cc167d84169f1a2962f88bacc4b0c04907034158467f33be6d76f6b"),
     # issue 18: lives, lived, began; then reporting verbs (argues, discusses, …)
     # then "sagte", "dijo", "disse", "dit", "detto", "gesagt" … (notes in other languages, 14th session)
-    ("memories.refusals.people_words", "_POST_VERBS", 104,
-     "3e1a3b10d7d5a8dbe4f100097fc6eeaf79a1aa4b52177e1ac353088bdd698dd9"),
+    # then 54 verbs of what a person does ("spoke", "vowed", "sang", "tweeted"; 15th session)
+    ("memories.refusals.people_words", "_POST_VERBS", 158,
+     "42b1f57812a2ccf5ef527f2e82b2f91193d7988d9dfaa1eac063318d25857f3d"),
     # follows _POST_VERBS (issue 18)
-    ("memories.refusals.people_words", "_POST_VERBS_STRICT", 68,
-     "12865aa50fa7a9dd31eedcda627d532b5a3d87cd41b71bad7b7609a27563c796"),
+    ("memories.refusals.people_words", "_POST_VERBS_STRICT", 122,
+     "57b112e5c122ddc905553765e1ccdf9613c4de4859ae153517353385144f0d1c"),
     # issue 18 (people_addresses.py); 37 until the ships of military mail addresses (USNS, USS, USCGC)
     # places named after people (fort, lake, mount, …) for issue 18; 49 until the street prefixes
     # of Faker's es, it, pt, ro and id address providers (twelfth session)
