@@ -159,9 +159,8 @@ def find_policy_shaped_passwords(text: str, lowered: str, taken: Spans) -> Itera
 # read as generated key material (the bar "api_key=" sets) and not be named an id by the words
 # between ("the token for run 7c2f…"). A bare "key" counts after a product's name only ("stripe
 # key"; "the sort key for events_2024" is a key of data).
-_KEY_NOUN_RE = _compile(
-    r"(?:(?P<qualifier>api|access|secret|app|private|signing|auth|bearer)[ \-_]?)?(?:key|token)|secret"
-)
+_KEY_NOUN_RE = _compile(r"key|token|secret")
+_QUALIFIER_BEFORE_RE = _compile(r"(?:api|access|secret|app|private|signing|auth|bearer)[ \-_]?$")
 _PRODUCT_BEFORE_RE = _compile(r"(?<![\w\-])([a-z][a-z0-9]{3,23})[ \-_]$")
 # The same nouns in the languages passwords are read in ("API-Schlüssel", "clé API", "clave de
 # acceso", "токен", "APIキー"); no assignment rule knows them, so a value right after their sign
@@ -175,24 +174,35 @@ _OTHER_KEY_NOUN_RE = _compile(
 _KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]{16,256}")
 _JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
 _WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
-_DATA_KEY_WORDS = words("secrets_data_key_words")
+_DATA_KEY_WORDS = words("secrets_data_key_words") | NOT_CREDENTIAL_QUALIFIERS
+# Words that start one of _OTHER_KEY_NOUN_RE's nouns: most notes hold none, and are not searched.
+_OTHER_KEY_NOUN_HINTS = ("schl", "zugangs", "clé", "cle ", "jeton", "clave", "chave", "chiave", "sleutel",
+                         "toegangs", "nyckel", "åtkomst", "klucz", "ключ", "токен", "キー", "トークン", "密",
+                         "令牌", "키", "토큰")
 
 
 def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     if "key" in lowered or "token" in lowered or "secret" in lowered:
         yield from _keys_after(text, lowered, taken, _KEY_NOUN_RE.finditer(lowered), joined_ok=False)
-    if not lowered.isascii() or "api" in lowered or "cl" in lowered or "jeton" in lowered:
+    if any(hint in lowered for hint in _OTHER_KEY_NOUN_HINTS):
         yield from _keys_after(text, lowered, taken, _OTHER_KEY_NOUN_RE.finditer(lowered), joined_ok=True)
 
 
 def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match], *,
                 joined_ok: bool) -> Iterator[Candidate]:
     for noun in nouns:
-        before, after = lowered[noun.start() - 1:noun.start()], lowered[noun.end():noun.end() + 1]
-        if (before and (before.isalnum() or before in "_-")) or (after and (after.isalnum() or after in "_-")):
-            continue  # inside a word or a name ("monkey", "tokenizer", "secret_santa")
-        if noun.group() == "key" and not joined_ok:
-            product = _PRODUCT_BEFORE_RE.search(lowered, max(0, noun.start() - 25), noun.start())
+        begin = noun.start()
+        after = lowered[noun.end():noun.end() + 1]
+        if after and (after.isalnum() or after in "_-"):
+            continue  # inside a word or a name ("tokenizer", "secret_santa")
+        qualifier = None if joined_ok else _QUALIFIER_BEFORE_RE.search(lowered, max(0, begin - 9), begin)
+        if qualifier is not None:
+            begin = qualifier.start()  # "api key", "access_token", "apikey"
+        before = lowered[begin - 1:begin]
+        if before and (before.isalnum() or before in "_-"):
+            continue  # inside a word or a name ("monkey", "db_token")
+        if noun.group() == "key" and qualifier is None and not joined_ok:
+            product = _PRODUCT_BEFORE_RE.search(lowered, max(0, begin - 25), begin)
             if product is None or not product_word(product.group(1)):
                 continue
         limit = noun.end() + _NEAR_CHARS
@@ -202,8 +212,8 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
         tail = text[noun.end():stop.start() if stop else limit]
         if not joined_ok and _JOINED_RE.match(tail):
             continue  # "secret: …", "token is …": the assignment rules' (secret_context)
-        word_before = _WORD_BEFORE_NOUN_RE.search(lowered, max(0, noun.start() - 30), noun.start())
-        if word_before is not None and word_before.group(1) in _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS:
+        word_before = _WORD_BEFORE_NOUN_RE.search(lowered, max(0, begin - 30), begin)
+        if word_before is not None and word_before.group(1) in _DATA_KEY_WORDS:
             continue  # "next page token …", "sort key …", "cache key …": a key of data
         first = _WORD_RE.search(tail)
         if first is None or not (_noun_names_credential(tail) or _KEY_VALUE_RE.fullmatch(first.group())):
