@@ -14,7 +14,7 @@ Split from secret_bare.py, which reads passwords in prose joined to their words.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS
@@ -80,31 +80,44 @@ def _noun_names_credential(tail: str) -> bool:
     return first.group().lower().rstrip(",:") in _NOUN_JOINERS
 
 
+def _sentence_after(text: str, position: int) -> str:
+    """What follows ``position`` in its sentence, up to _NEAR_CHARS characters."""
+    limit = position + _NEAR_CHARS
+    stop = _SENTENCE_END_RE.search(text, position, limit)
+    return text[position:stop.start() if stop else limit]
+
+
+def _value_after(tail: str, accept: Callable[[str], bool]) -> tuple[str, int] | None:
+    """The first of the words after a noun that ``accept`` takes, and where it starts in ``tail``;
+    None when none of the first _NEAR_WORDS is, or a word naming a thing comes right before it
+    ("template TPL-2024#03")."""
+    previous = ""
+    for count, word in enumerate(_WORD_RE.finditer(tail)):
+        if count >= _NEAR_WORDS:
+            return None
+        value = word.group().strip(_EDGE_PUNCTUATION)
+        if not value or not accept(value):
+            previous = value.lower()
+            continue
+        if previous in _REFERENCE_NOUNS:
+            return None
+        return value, word.start() + word.group().find(value)
+    return None
+
+
 def find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     if not any(mark in text for mark in _PASSWORD_MARKS):
         return
     for noun in _NEAR_NOUN_RE.finditer(lowered):
-        limit = noun.end() + _NEAR_CHARS
-        if _MARK_RE.search(text, noun.end(), limit) is None:
+        if _MARK_RE.search(text, noun.end(), noun.end() + _NEAR_CHARS) is None:
             continue  # no mark after the noun: most nouns
-        stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
-        tail = text[noun.end():stop.start() if stop else limit]
-        if not _noun_names_credential(tail):
+        tail = _sentence_after(text, noun.end())
+        if not _noun_names_credential(tail) or (found := _value_after(tail, _marked_password)) is None:
             continue
-        previous = ""
-        for count, word in enumerate(_WORD_RE.finditer(tail)):
-            if count >= _NEAR_WORDS:
-                break
-            value = word.group().strip(_EDGE_PUNCTUATION)
-            if not value or not _marked_password(value):
-                previous = value.lower()
-                continue
-            if previous in _REFERENCE_NOUNS:
-                break
-            start = noun.end() + word.start() + word.group().find(value)
-            if not _overlaps(taken, start, start + len(value)):
-                yield "password_in_prose", start, start + len(value), 66
-            break
+        value, offset = found
+        start = noun.end() + offset
+        if not _overlaps(taken, start, start + len(value)):
+            yield "password_in_prose", start, start + len(value), 66
 
 
 # --- A password with no words around it at all ----------------------------------------------
@@ -205,11 +218,9 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
             product = _PRODUCT_BEFORE_RE.search(lowered, max(0, begin - 25), begin)
             if product is None or not product_word(product.group(1)):
                 continue
-        limit = noun.end() + _NEAR_CHARS
-        if _KEY_VALUE_RE.search(text, noun.end(), limit) is None:
+        if _KEY_VALUE_RE.search(text, noun.end(), noun.end() + _NEAR_CHARS) is None:
             continue  # no run long enough for a key: most nouns
-        stop = _SENTENCE_END_RE.search(text, noun.end(), limit)
-        tail = text[noun.end():stop.start() if stop else limit]
+        tail = _sentence_after(text, noun.end())
         if not joined_ok and _JOINED_RE.match(tail):
             continue  # "secret: …", "token is …": the assignment rules' (secret_context)
         word_before = _WORD_BEFORE_NOUN_RE.search(lowered, max(0, begin - 30), begin)
@@ -218,21 +229,19 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
         first = _WORD_RE.search(tail)
         if first is None or not (_noun_names_credential(tail) or _KEY_VALUE_RE.fullmatch(first.group())):
             continue  # the noun names something else, unless the key itself follows ("APIキー X")
+        if (found := _value_after(tail, _key_material)) is None:
+            continue
+        value, offset = found
+        start = noun.end() + offset
         line_start = lowered.rfind("\n", 0, noun.start()) + 1
-        previous = ""
-        for count, word in enumerate(_WORD_RE.finditer(tail)):
-            if count >= _NEAR_WORDS:
-                break
-            value = word.group().strip(_EDGE_PUNCTUATION)
-            run = _KEY_VALUE_RE.fullmatch(value) if len(value) >= 16 else None
-            if (run is None or not _looks_random(value, with_keyword=True) or _is_non_secret_value(value)
-                    or _encodes_plain_text(value)):
-                previous = value.lower()
-                continue
-            start = noun.end() + word.start() + word.group().find(value)
-            if previous in _REFERENCE_NOUNS or _context_names_an_id(
-                    lowered, start, hex_value=_HEX_RE.fullmatch(value) is not None, since=line_start, named=True):
-                break
-            if not _overlaps(taken, start, start + len(value)):
-                yield "generic_secret", start, start + len(value), 64
-            break
+        if _context_names_an_id(lowered, start, hex_value=_HEX_RE.fullmatch(value) is not None,
+                                since=line_start, named=True):
+            continue  # "the idempotency token for run 7c2f…"
+        if not _overlaps(taken, start, start + len(value)):
+            yield "generic_secret", start, start + len(value), 64
+
+
+def _key_material(value: str) -> bool:
+    return (len(value) >= 16 and _KEY_VALUE_RE.fullmatch(value) is not None
+            and _looks_random(value, with_keyword=True) and not _is_non_secret_value(value)
+            and not _encodes_plain_text(value))
