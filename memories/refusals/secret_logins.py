@@ -39,6 +39,7 @@ _CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]{8,128}):\1(
 _LOGIN_BEFORE_RE = _compile(r"(?<![\w@:/.\-])[a-z][a-z0-9._\-]{1,31}$")
 _PASSWORD_AFTER_RE = _compile(r"(?P<val>[^\s:/@\"'`]{8,64})(?=[\s,;)]|$)")
 _PASSWORD_MARKS = frozenset("!#$%&*+=?^~")
+_HEX_COLOUR_RE = _compile(r"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})(?![0-9A-Za-z])")  # "fill:#E5484D"
 _SECURE_STRING_RE = _compile(r"(?i)convertto-securestring(?:\s+-\w+)*\s+(?P<val>[^\s\"'$(\-][^\s\"']{5,63})")
 
 
@@ -65,6 +66,7 @@ def _login_pairs(text: str) -> Iterator[re.Match]:
     while colon != -1:
         after = _PASSWORD_AFTER_RE.match(text, colon + 1)
         if (after is not None and not _PASSWORD_MARKS.isdisjoint(after.group("val"))
+                and not _HEX_COLOUR_RE.match(after.group("val"))
                 and _LOGIN_BEFORE_RE.search(text, max(0, colon - 32), colon)):
             yield after
         colon = text.find(":", colon + 1)

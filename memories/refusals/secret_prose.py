@@ -129,6 +129,8 @@ _GLUABLE_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase"})
 # "mdp" is French: its words are no English list's; an emoji may stand for a key of any kind.
 _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
+# After "pass X": where X is passed ("to the pool", "into the job", "as an argument").
+_VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for|from|on to|onto)\s", re.IGNORECASE)
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
 # Greek and Cyrillic ("Лето2024!"); not CJK, so "パスワードはabc123です" stops before "です".
@@ -237,8 +239,11 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         strength = "weak" if assignment and not ambiguous else "strong"
         if not quoted and _CMDLET_CALL_RE.fullmatch(value) and _ARGUMENTS_AFTER_RE.match(text, end):
             continue  # "$password = Read-Host -AsSecureString": a PowerShell command's result
-        if ambiguous and not separator(match) and not quoted and value[:1] in "?&<":
-            continue  # "pass ?token=… on each call": the verb, then a query string or a template
+        if ambiguous and not separator(match) and not quoted and value[:1] in "?&<[*_(":
+            continue  # "pass ?token=… on each call", "pass *attrs* instances", "does not pass [ci]":
+            # the verb, then a query string, a template, emphasis or a link
+        if ambiguous and not separator(match) and (match.group("bq") is not None or _VERB_OBJECT_AFTER_RE.match(text, end)):
+            continue  # "Pass `retries` to the pool", "pass the_flag to the job": the verb and its object
         if _GREEK_OR_CYRILLIC_RE.search(value) and value.isalpha():
             continue  # "пароль: сменить завтра": a word of a language the word lists do not hold
         if _acceptable_password(value, strength=strength, quoted=quoted):

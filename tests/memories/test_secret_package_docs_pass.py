@@ -1,0 +1,44 @@
+"""Issue 18, secrets (SPEC R-SAVE-2), fifteenth session: the descriptions of the packages this
+project installs (7,356 paragraphs of their METADATA, text nobody here wrote) were scanned as notes;
+23 were refused, 13 of them for no secret. The classes, each refused at eee87b7 and passing now:
+
+* "pass" the verb before a code span, emphasis or a link ("Pass `mask` to replace …", "pass
+  *attrs* instances", "linting does not pass [ci]"), or before what goes where ("pass the_flag to
+  the job");
+* a colour after a CSS property read as a login and its password ("fill:#E5484D");
+* a key emoji before bold words ("🔑 **Per-key limits**").
+
+The same words before a password are still refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.refusals.secrets import find_secrets
+
+
+@pytest.mark.parametrize("text", [
+    "Pass `mask` to replace instance values in error messages with a placeholder:",
+    "Pass `mode=Mode.NEGATIVE` to generate operations your server must reject:",
+    "For schemas from untrusted sources, pass `offline=True`. The validator then refuses to fetch.",
+    "* Pass `retries`, `local_address` and `uds` to the connections they create.",
+    "It's now possible to pass *attrs* **instances** in addition to *attrs* **classes**.",
+    "- Set up strict code linting that fails builds if linting does not pass   [aleksihakli]",
+    "pass the_flag_v2 to the nightly job",
+    "classDef api fill:#E5484D,color:#ffffff,stroke:#E5484D;\n    classDef core fill:#242A33,color:#ffffff;",
+    "- 🔑 **Per-key limits** — track different services separately.",
+], ids=["code-span", "code-span-assignment", "code-span-setting", "code-spans-list", "emphasis", "link",
+        "object-then-to", "css-colours", "key-emoji-bold"])
+def test_package_documentation_passes(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("pass: Vx7!pq2Lm9", "Vx7!pq2Lm9"),
+    ("jenkins pass = Zq8#Lm2!Rt", "Zq8#Lm2!Rt"),
+    ("login:#Vx7pq2Lm9!x", "#Vx7pq2Lm9!x"),
+    ("🔑 Vx7!pq2Lm9", "Vx7!pq2Lm9"),
+], ids=["pass-colon", "pass-equals", "login-colon-mark", "key-emoji"])
+def test_the_same_words_before_a_password_are_refused(text, value):
+    assert value in [text[f.start:f.end] for f in find_secrets(text)]
