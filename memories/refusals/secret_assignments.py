@@ -159,6 +159,8 @@ def _assigned_phrases(text: str, lowered: str) -> Iterator[re.Match]:
         match = _ASSIGNED_PHRASE_TAIL_RE.match(text, end)
         if match is None:
             continue
+        if match.group("bq") is not None and start and text[start - 1] == "`":
+            continue  # "`credentials=` object when …": the name's own code span closes, no value opens
         if match.group("op") is None and not directive(text, start, match.end()):
             continue  # 'secret "…";' on a line of its own is a directive; 'the secret "…"' prose
         yield match

@@ -29,6 +29,7 @@ from memories.refusals.secret_values import (
     _TITLE_WORD_RE,
     _acceptable_password,
     _char_classes,
+    _looks_random,
     grouped_alternation,
 )
 from memories.refusals.wordlists import entries
@@ -167,13 +168,21 @@ _NAMED_LITERAL_RE = re.compile(
     r"(?=(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q))")  # the value a look-ahead: it may name the next
 
 
+_PASSWORD_NAME_RE = re.compile(r"(?i)pass|pwd|pw(?![a-z])")
+
+
 def _named_literals(text: str, taken: Spans) -> Iterator[Candidate]:
     for match in _NAMED_LITERAL_RE.finditer(text):
         start, end = match.span("val")
         value = match.group("val")
-        if (credential_name(match.group("name")) and not _overlaps(taken, start, end) and " " not in value
-                and _reads_as_password(value) and _acceptable_password(value, strength="strong")):
-            yield "password_in_code", start, end, 62
+        name = match.group("name")
+        if not credential_name(name) or _overlaps(taken, start, end) or " " in value:
+            continue
+        if not (_reads_as_password(value) and _acceptable_password(value, strength="strong")):
+            continue
+        if not _PASSWORD_NAME_RE.search(name) and not _looks_random(value, with_keyword=True):
+            continue  # a token's or a key's value is key material ("'token', 'jwt_abc123'" is a fixture)
+        yield "password_in_code", start, end, 62
 
 
 def find_code_literals(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:

@@ -266,6 +266,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         value = match.group(group)
         if group == "val":
             value = _trim_value(value)
+        if group in ("val", "sym") and value.startswith("--") and not separator(match).strip():
+            continue  # "cookie-set remember_me token123 --expires=…": the command's next flag
         if _overlaps(taken, match.start(group), match.start(group) + len(value)):
             continue  # a more specific rule already holds this value
         if core.group().lower() in _ENCODED_TEXT_NAMES and decode_base64_text(value) is not None:

@@ -40,6 +40,7 @@ _ID_CONTEXT_WORDS = frozenset(
     patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
     file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
     cursor cursors paging pagination continuation slug shortcode idempotency nonce
+    sec-websocket-accept sec-websocket-key
     """.split()
 )
 # Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.

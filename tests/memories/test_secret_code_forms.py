@@ -172,6 +172,8 @@ def test_a_credential_literal_then_its_value_is_refused(template):
     'rename("password", "pw_hash")',
     'parser.add_argument("--password", "-p")',
     'd["token"] = "refresh"',
-], ids=["field-names", "two-names", "template", "columns", "variable", "rename", "argparse", "a-word"])
+    "localStorage.setItem('token', 'jwt_abc123');",
+], ids=["field-names", "two-names", "template", "columns", "variable", "rename", "argparse", "a-word",
+        "fixture-token"])
 def test_names_and_variables_in_code_pass(text):
     assert find_secrets(text) == []
