@@ -171,7 +171,8 @@ _NOT_A_PASSWORD_SUFFIX_RE = _compile(
     r"field|column|col|expiry|expires|expiration|age|rules?|strength|changed|updated|required|"
     r"confirmation|confirm|regex|pattern|hint|manager|file|path|env|var|ref|id|auth|login|"
     r"enabled|disabled|less|protected|grant|flow|type|mode|store|vault|history|attempts|"
-    r"complexity|prompt|label|placeholder|input|widget|validator|validation|encoder|hasher)"
+    r"complexity|prompt|label|placeholder|input|widget|validator|validation|encoder|hasher|"
+    r"normalize|normalise|check|checker|verify|verifier)"
     r"(?:[_\-.]|$)"
 )
 _NOT_A_PASSWORD_PREFIX_RE = _compile(
@@ -239,8 +240,8 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         strength = "weak" if assignment and not ambiguous else "strong"
         if not quoted and _CMDLET_CALL_RE.fullmatch(value) and _ARGUMENTS_AFTER_RE.match(text, end):
             continue  # "$password = Read-Host -AsSecureString": a PowerShell command's result
-        if ambiguous and not separator(match) and not quoted and value[:1] in "?&<[*_(":
-            continue  # "pass ?token=… on each call", "pass *attrs* instances", "does not pass [ci]":
+        if ambiguous and not separator(match) and not quoted and value[:1] in "?&<[*_(-":
+            continue  # "pass ?token=…", "pass *attrs* instances", "does not pass [ci]", "pass --flag":
             # the verb, then a query string, a template, emphasis or a link
         if ambiguous and not separator(match) and (match.group("bq") is not None or _VERB_OBJECT_AFTER_RE.match(text, end)):
             continue  # "Pass `retries` to the pool", "pass the_flag to the job": the verb and its object

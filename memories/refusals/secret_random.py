@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Iterator
 
 from memories.refusals.normalise_decode import compressed_base64, decode_base64_text
+from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_values import (
     _BASE64_ENTROPY,
@@ -209,6 +210,20 @@ def _encodes_plain_text(token: str) -> bool:
     return _base64_entropy(token) < _BASE64_ENTROPY.entropy_limit
 
 
+_SNAKE_PART_RE = _compile(r"[A-Za-z0-9]+")
+
+
+def _is_code_name(token: str) -> bool:
+    """A function's or a constant's name in snake case with abbreviations ("PKCS12_item_decrypt_d2i_ex",
+    "X509_get_subject_name"): three parts or more, two of them words, the rest short."""
+    if token.count("_") < 2:
+        return False
+    parts = _SNAKE_PART_RE.findall(token)
+    english = english_words()
+    words = [len(p) >= 4 and p.lower() in english for p in parts]
+    return sum(words) >= 2 and all(len(p) <= 6 or word for p, word in zip(parts, words))
+
+
 def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     public_blocks = (
         [m.span() for m in _PUBLIC_BLOCK_RE.finditer(text)] if "-----BEGIN" in text else []
@@ -230,7 +245,7 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue  # inside a URL / path / e-mail: document ids, not credentials
         if _DIGEST_PREFIX_RE.match(token) or _context_names_an_id(lowered, start, hex_value=is_hex):
             continue  # "sha384-...", "commit 9fceb02...", "request id ..."
-        if not _looks_random(token, with_keyword=False):
+        if not _looks_random(token, with_keyword=False) or _is_code_name(token):
             continue
         if is_hex and _is_dashless_uuid(token):
             continue

@@ -357,7 +357,15 @@ def _is_non_secret_value(value: str) -> bool:
         return True
     if _NUMBER_WITH_UNIT_RE.match(value) and not value.isdigit():
         return True  # "90d", "12chars", "30%"
+    if _SOURCE_FILE_RE.match(value) or _TITLE_IN_BRACKETS_RE.match(value):
+        return True  # "test/dbus-daemon.c", "tap-test.sh.in"; "(Richard Hughes)" after "a password"
     return False
+
+
+_SOURCE_FILE_RE = _compile(
+    r"^[\w.\-/]*\w\.(?:c|h|cc|cpp|hpp|py|sh|in|am|ac|txt|md|rst|js|ts|go|rs|java|rb|pl|conf|cfg|ini|json"
+    r"|ya?ml|toml|xml|html?|css|sql|log|csv|tsv|parquet)$")
+_TITLE_IN_BRACKETS_RE = _compile(r"^\([A-Z][a-z]+\)?$")
 
 
 _FAKE_RE = _compile(r"(?i)fake|dummy|placeholder|redacted|changeme|change_me|xxxx")
