@@ -21,6 +21,7 @@ from memories.refusals.secret_random import (
     _GIT_SHA_LENGTH,
     _context_names_an_id,
     _encodes_plain_text,
+    _is_code_name,
     is_public_address,
 )
 from memories.refusals.secret_values import (
@@ -80,8 +81,8 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
             continue  # a word, not a product's name ("the run 3f2c…" is the run's id); an acronym
             # names what an identifier is ("IBAN GB49…", "VIN 1HGCM…"); a credential word in
             # the name is the assignment rules' ("syncToken" is a position, secret_context)
-        if _overlaps(taken, start, end) or not _looks_random(value, with_keyword=True):
-            continue
+        if _overlaps(taken, start, end) or not _looks_random(value, with_keyword=True) or _is_code_name(value):
+            continue  # "accessor EVP_PKEY_get0_engine": a function's name
         if _UUID_RE.fullmatch(value) or _is_non_secret_value(value) or is_public_address(value):
             continue
         is_hex = _HEX_RE.fullmatch(value) is not None

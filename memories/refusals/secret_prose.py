@@ -126,6 +126,8 @@ _PASSWORD_WORDS = (
 )
 _PASSWORD_CORE_RE = _compile(_PASSWORD_WORDS)
 _GLUABLE_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase"})
+_FILE_NAME_KEYWORD_RE = re.compile(
+    r"\.(?:\d\.)?(?:c|h|cc|cpp|py|xml|txt|md|rst|sh|in|am|ac|js|json|ya?ml|conf|cfg|ini|log|pl|rb|go|rs|\d)$")
 # "mdp" is French: its words are no English list's; an emoji may stand for a key of any kind.
 _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
@@ -220,6 +222,8 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         if span is None:
             continue
         keyword = text[span[0]: span[1]]
+        if _FILE_NAME_KEYWORD_RE.search(keyword):
+            continue  # "src/passwd.c: Avoid …", "man/gpasswd.1.xml: Ease …": a file's name in a changelog
         # A suffix after the password word says what the name is about ("password_login");
         # before it, a word says whose password it is ("administrator_login_password").
         if (_NOT_A_PASSWORD_SUFFIX_RE.search(text, core.end(), span[1])
@@ -280,6 +284,12 @@ _DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
     r"superuser|operator)\s*(?:/|:(?!//))\s*"
 )
 _VALUE_RE = _compile(r"(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r")")
+# What follows "test/" in a path: a file or a folder, names of words joined, or with an extension.
+_IN_A_PATH_RE = _compile(
+    r"\.[\w.\-]+$"  # ".gitignore"
+    r"|[\w*\-]+(?:\.[\w\-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$"  # "mk-test.awk", "test*.py", "Makefile.win32"
+    r"|[a-z]+(?:[\-_][a-z]+)+$"  # "bitmap-font", "glyph-test"
+)
 _QUOTED_BEFORE_PASSWORD_RE = _compile(
     r"(?:" + _QUOTED_VALUE + r")\s+(?:is|was|as|=)\s+(?:the|our|my|your|a|an)?\s*"
     r"(?:[\w\-]+\s+){0,2}?(?:password|passwort|passphrase|pwd|pw|passcode)(?![A-Za-z])",
@@ -317,6 +327,8 @@ def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator
         value, v_start, v_end, quoted = _tail_value(match)
         if not quoted and ("/" in value or ":" in value):
             continue
+        if account.group().endswith("/") and not quoted and _IN_A_PATH_RE.match(value):
+            continue  # "test/.gitignore", "test/mk-test.awk", "test/glyph-test": a folder and a file
         if _acceptable_password(value, strength="strong", quoted=quoted):
             yield "password_in_prose", v_start, v_end, 67
     # "Use 'R2d2C3po!' as the password": the quoted value comes first.

@@ -18,6 +18,7 @@ from memories.refusals.secret_values import (
     UUID_LAYOUT_RE,
     _base64_entropy,
     _compile,
+    _looks_like_path,
     _looks_random,
     random_in_uuid_layout,
 )
@@ -41,7 +42,7 @@ _ID_CONTEXT_WORDS = frozenset(
     patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
     file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
     cursor cursors paging pagination continuation slug shortcode idempotency nonce
-    sec-websocket-accept sec-websocket-key
+    sec-websocket-accept sec-websocket-key sha3 sha3-256 sha3-512 sha-3 sha384 sha-384 blake2b blake3
     """.split()
 )
 # Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.
@@ -214,14 +215,15 @@ _SNAKE_PART_RE = _compile(r"[A-Za-z0-9]+")
 
 
 def _is_code_name(token: str) -> bool:
-    """A function's or a constant's name in snake case with abbreviations ("PKCS12_item_decrypt_d2i_ex",
-    "X509_get_subject_name"): three parts or more, two of them words, the rest short."""
+    """A function's or a constant's name in snake case with abbreviations ("X509_get_subject_name",
+    "EVP_PKEY_get0_engine"): three parts or more, one of them a word, none long but words (a random
+    run's parts between its rare underscores are long)."""
     if token.count("_") < 2:
         return False
     parts = _SNAKE_PART_RE.findall(token)
     english = english_words()
     words = [len(p) >= 4 and p.lower() in english for p in parts]
-    return sum(words) >= 2 and all(len(p) <= 6 or word for p, word in zip(parts, words))
+    return any(words) and all(len(p) <= 8 or word for p, word in zip(parts, words))
 
 
 def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
@@ -247,6 +249,8 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue  # "sha384-...", "commit 9fceb02...", "request id ..."
         if not _looks_random(token, with_keyword=False) or _is_code_name(token):
             continue
+        if "/" in token and _looks_like_path(token):
+            continue  # "XDG_RUNTIME_DIR/p11-kit/pkcs11", "ACM/tinyxml/tinyxml_vc7": a path
         if is_hex and _is_dashless_uuid(token):
             continue
         if (is_hex and len(token) == _GIT_SHA_LENGTH
