@@ -132,7 +132,7 @@ _FILE_NAME_KEYWORD_RE = re.compile(
 _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 # After "pass X": where X is passed ("to the pool", "into the job", "as an argument").
-_VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for|from|on to|onto)\s", re.IGNORECASE)
+_VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for|from|on to|onto|and/or)\s", re.IGNORECASE)
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
 # Greek and Cyrillic ("Лето2024!"); not CJK, so "パスワードはabc123です" stops before "です".

@@ -365,7 +365,7 @@ def _is_non_secret_value(value: str) -> bool:
 _SOURCE_FILE_RE = _compile(
     r"^[\w.\-/]*\w\.(?:c|h|cc|cpp|hpp|py|sh|in|am|ac|txt|md|rst|js|ts|go|rs|java|rb|pl|conf|cfg|ini|json"
     r"|ya?ml|toml|xml|html?|css|sql|log|csv|tsv|parquet)$")
-_TITLE_IN_BRACKETS_RE = _compile(r"^\((?:[A-Z][a-z]+|\d+(?:\.\d+)+(?:-\w+)?)\)?$")  # "(Richard", "(3.5.35)"
+_TITLE_IN_BRACKETS_RE = _compile(r"^\((?:[A-Z][A-Za-z]+|\d+(?:\.\d+)+(?:-\w+)?)\)?$")  # "(Richard", "(POSIX", "(3.5.35)"
 
 
 _FAKE_RE = _compile(r"(?i)fake|dummy|placeholder|redacted|changeme|change_me|xxxx")

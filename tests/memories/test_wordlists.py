@@ -104,9 +104,9 @@ FROZEN = [
      "04f83034638b237b0ad0669f82d9b7c71f27df2f47bc785734f2315cfc770ff5"),
     # The English words of talk about a password, then (fifteenth session) the same in eight more
     # languages (secrets_common_words_other_languages.txt): 375 -> 722; then nsswitch.conf's
-    # sources ("passwd: compat systemd"): 733.
-    ("memories.refusals.secret_values", "_COMMON_WORDS", 733,
-     "6a3fcc932e4626e5f06efc865debe43605ac6f4824380c5bf623ce567723d937"),
+    # sources ("passwd: compat systemd"): 733; "and/or": 734.
+    ("memories.refusals.secret_values", "_COMMON_WORDS", 734,
+     "f350589fe34ea312bbca8ad9dc2d3ed41bc978c0aa11e0fad3a6225d99e2549e"),
     ("tables.identifying", "COMMON_WORDS", 199,
      "2cd68fdef2229df138bdc34cdea93fcc33b94a6cdf7a5c33eccb740eb4e5c62f"),
 ]
