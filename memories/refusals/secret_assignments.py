@@ -31,7 +31,13 @@ from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_prose import _NOT_A_PASSWORD_PREFIX_RE, _NOT_A_PASSWORD_SUFFIX_RE
-from memories.refusals.secret_values import _acceptable_password, _compile, placeholder_phrase
+from memories.refusals.secret_stand_ins import (
+    _acceptable_password,
+    placeholder_phrase,
+)
+from memories.refusals.secret_values import (
+    _compile,
+)
 from memories.refusals.wordlists import words
 
 __all__ = ["NOT_CREDENTIAL_QUALIFIERS", "credential_name", "find_quoted_phrase_assignments", "name_parts"]

@@ -18,14 +18,16 @@ from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_prose import _QUOTED_VALUE, _tail_value
-from memories.refusals.secret_values import (
+from memories.refusals.secret_stand_ins import (
     _COMMON_WORDS,
+    _is_non_secret_value,
+)
+from memories.refusals.secret_values import (
     _DATE_LIKE_RE,
     _VERSION_RE,
     _char_classes,
     _compile,
     _is_identifier_of_words,
-    _is_non_secret_value,
 )
 from memories.refusals.wordlists import words
 

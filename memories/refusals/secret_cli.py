@@ -14,7 +14,12 @@ import re
 from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _acceptable_password, grouped_alternation
+from memories.refusals.secret_stand_ins import (
+    _acceptable_password,
+)
+from memories.refusals.secret_values import (
+    grouped_alternation,
+)
 from memories.refusals.wordlists import entries
 
 __all__ = ["find_cli_passwords"]

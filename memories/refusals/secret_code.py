@@ -25,9 +25,11 @@ from collections.abc import Iterator
 
 from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import (
+from memories.refusals.secret_stand_ins import (
     _TITLE_WORD_RE,
     _acceptable_password,
+)
+from memories.refusals.secret_values import (
     _char_classes,
     _looks_random,
     grouped_alternation,

@@ -16,6 +16,12 @@ from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_products import product_word
 from memories.refusals.secret_prose import DECLARATOR, _keyword_identifier, separator
 from memories.refusals.secret_random import _context_names_an_id
+from memories.refusals.secret_stand_ins import (
+    _is_non_secret_value,
+    _is_placeholder,
+    _looks_random_symbols,
+    _trim_value,
+)
 from memories.refusals.secret_values import (
     _HEX_RE,
     _UUID_RE,
@@ -23,12 +29,8 @@ from memories.refusals.secret_values import (
     _char_classes,
     _compile,
     _is_identifier_of_words,
-    _is_non_secret_value,
-    _is_placeholder,
     _looks_random,
-    _looks_random_symbols,
     _random_part,
-    _trim_value,
     _wordiness,
     grouped_alternation,
 )

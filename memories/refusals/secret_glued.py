@@ -15,11 +15,13 @@ from collections.abc import Iterator
 
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_random import _context_names_an_id
+from memories.refusals.secret_stand_ins import (
+    _is_non_secret_value,
+)
 from memories.refusals.secret_values import (
     _HEX_RE,
     _UUID_RE,
     _compile,
-    _is_non_secret_value,
     _looks_random,
 )
 

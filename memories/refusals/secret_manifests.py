@@ -22,7 +22,13 @@ from memories.refusals.normalise_decode import decode_base64_text
 from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_context import basic_credentials
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _acceptable_password, _compile, _is_placeholder
+from memories.refusals.secret_stand_ins import (
+    _acceptable_password,
+    _is_placeholder,
+)
+from memories.refusals.secret_values import (
+    _compile,
+)
 
 _SECRET_KIND_RE = _compile(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
 _DATA_RE = _compile(r"(?m)^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*$")

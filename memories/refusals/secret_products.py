@@ -24,11 +24,13 @@ from memories.refusals.secret_random import (
     _is_code_name,
     is_public_address,
 )
+from memories.refusals.secret_stand_ins import (
+    _is_non_secret_value,
+)
 from memories.refusals.secret_values import (
     _HEX_RE,
     _UUID_RE,
     _compile,
-    _is_non_secret_value,
     _looks_random,
 )
 

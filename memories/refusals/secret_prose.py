@@ -16,13 +16,15 @@ from collections.abc import Iterator
 from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 
 from memories.refusals.secret_formats import Candidate, Spans
-from memories.refusals.secret_values import (
+from memories.refusals.secret_stand_ins import (
     _COMMON_WORDS,
     _PLACEHOLDER_RE,
     _PORT_OR_PATH_RE,
     _acceptable_password,
-    _compile,
     _trim_value,
+)
+from memories.refusals.secret_values import (
+    _compile,
     grouped_alternation,
 )
 from memories.refusals.wordlists import words

@@ -8,7 +8,7 @@ thirteenth session; found probing structured notes, no outside case read):
 * ``variable "db_password" { … default = "Xk9#mP2qLr" }``: the variable's name says what the
   default is.
 
-Values are read as after "password:" (secret_values._acceptable_password, weak): "hashed",
+Values are read as after "password:" (secret_stand_ins._acceptable_password, weak): "hashed",
 "n/a", "********", "see vault", a template or a variable pass.
 """
 
@@ -19,7 +19,12 @@ from collections.abc import Iterator
 
 from memories.refusals.secret_assignments import credential_name
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _acceptable_password, _compile
+from memories.refusals.secret_stand_ins import (
+    _acceptable_password,
+)
+from memories.refusals.secret_values import (
+    _compile,
+)
 
 __all__ = ["find_table_passwords"]
 

@@ -22,11 +22,13 @@ from memories.refusals.secret_bare import _EMAIL_RE
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_products import product_word
 from memories.refusals.secret_random import _context_names_an_id, _encodes_plain_text
+from memories.refusals.secret_stand_ins import (
+    _is_non_secret_value,
+)
 from memories.refusals.secret_values import (
     _HEX_RE,
     _char_classes,
     _compile,
-    _is_non_secret_value,
     _looks_random,
 )
 from memories.refusals.wordlists import words

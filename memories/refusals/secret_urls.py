@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import re
 
-from memories.refusals.secret_values import _compile, _is_placeholder
+from memories.refusals.secret_stand_ins import (
+    _is_placeholder,
+)
+from memories.refusals.secret_values import (
+    _compile,
+)
 
 # Masked or removed, said in one word: the note keeps the URL's shape without its password.
 _MASKED_WORDS = frozenset({"redacted", "hidden", "masked", "removed"})

@@ -34,6 +34,7 @@ URL-encoding undone, base64 / base32 runs decoded) is scanned too, and what is f
 reported at the original characters.
 
 The rules live in modules by meaning: ``secret_values`` (is this value key material?),
+``secret_stand_ins`` (placeholders, references, words: values that are never a credential),
 ``secret_formats`` (one regex, one kind; the rule type in ``secret_rules``, vendors' formats in
 ``secret_vendors`` and ``data/secret_prefixed_formats.txt``), ``secret_prose`` (passwords in
 sentences), ``secret_bare`` (passwords with no label word next to them, passphrases),

@@ -7,7 +7,7 @@ tests/data/outside/secrets/README.md).
 * ``password`` with letters dropped as a name ("PSSWD", "PASWORD"; secret_prose.py).
 * A UUID given to a long option named as a credential ("--secret-token <uuid>").
 * A hex credential named for what it belongs to ("circleci_project_secret"; secret_random.py).
-* Kept: Ruby's interpolation "#{password}" is a template, as "${password}" is (secret_values.py).
+* Kept: Ruby's interpolation "#{password}" is a template, as "${password}" is (secret_stand_ins.py).
 * Formats from the vendors' layouts (data/secret_prefixed_formats.txt, secret_vendors.py); the
   last three (Buildkite, Plaid, Klaviyo) from a probe of well-known formats with made-up values.
 

@@ -105,7 +105,7 @@ FROZEN = [
     # The English words of talk about a password, then (fifteenth session) the same in eight more
     # languages (secrets_common_words_other_languages.txt): 375 -> 722; then nsswitch.conf's
     # sources ("passwd: compat systemd"): 733; "and/or": 734.
-    ("memories.refusals.secret_values", "_COMMON_WORDS", 734,
+    ("memories.refusals.secret_stand_ins", "_COMMON_WORDS", 734,
      "f350589fe34ea312bbca8ad9dc2d3ed41bc978c0aa11e0fad3a6225d99e2549e"),
     ("tables.identifying", "COMMON_WORDS", 199,
      "2cd68fdef2229df138bdc34cdea93fcc33b94a6cdf7a5c33eccb740eb4e5c62f"),
@@ -141,7 +141,7 @@ def test_there_are_data_files():
     # names frequent in English only as names (people_lexicon.py, thirteenth session), and the
     # digits read out in seven languages (normalise_spelt.py, fourteenth session), and the words
     # after a credential's noun that keep it the credential (secret_unjoined.py, fifteenth session), and
-    # the words of talk about a password in eight more languages (secret_values.py, the same), and
+    # the words of talk about a password in eight more languages (secret_stand_ins.py, the same), and
     # the syllables and surnames of Hong Kong and Taiwan names (people_hyphenated.py, the same), and
     # the dotted capitals that are no one's initials (people_initials.py, the same), and the nouns
     # a thing's name follows (secret_unjoined.py, the same)
@@ -173,7 +173,7 @@ def test_every_data_file_is_used():
     # command-line password flags by secret_cli.py, the words of data keys by secret_context.py, the
     # legal forms and firm prefixes by people_firms.py, the spoken digits by normalise_spelt.py, the
     # words after a credential's noun by secret_unjoined.py (and, like the English words of talk about
-    # a password, the other languages' ones by secret_values.py, a FROZEN module), the syllables
+    # a password, the other languages' ones by secret_stand_ins.py, a FROZEN module), the syllables
     # and surnames of Hong Kong and Taiwan names by people_hyphenated.py, the dotted abbreviations by
     # people_initials.py.
     for module in {m for m, _, _, _ in FROZEN} | {
