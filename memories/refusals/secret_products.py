@@ -31,6 +31,7 @@ from memories.refusals.secret_values import (
     _HEX_RE,
     _UUID_RE,
     _compile,
+    _looks_like_path,
     _looks_random,
 )
 
@@ -87,6 +88,8 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
             continue  # "accessor EVP_PKEY_get0_engine": a function's name
         if _UUID_RE.fullmatch(value) or _is_non_secret_value(value) or is_public_address(value):
             continue
+        if "/" in value and _looks_like_path(value):
+            continue  # "runwayml/stable-diffusion-v1-5": a model's or a repository's name
         is_hex = _HEX_RE.fullmatch(value) is not None
         if is_hex and len(value) == _GIT_SHA_LENGTH and not _mixed_case(value):
             continue  # a commit's name, as for any 40-hex run (secret_random); git writes those

@@ -42,7 +42,7 @@ _ID_CONTEXT_WORDS = frozenset(
     patch changeset integrity crc version id uuid guid ids sheet spreadsheet doc docs document
     file folder drive video playlist gist notebook ksuid ulid nanoid cuid objectid
     cursor cursors paging pagination continuation slug shortcode idempotency nonce
-    sec-websocket-accept sec-websocket-key sha3 sha3-256 sha3-512 sha-3 sha384 sha-384 blake2b blake3
+    sec-websocket-accept sec-websocket-key boundary sha3 sha3-256 sha3-512 sha-3 sha384 sha-384 blake2b blake3
     """.split()
 )
 # Dash-less hex ids are everywhere (Notion pages, trace ids, Mongo); for hex, more words count.

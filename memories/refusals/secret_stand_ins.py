@@ -127,12 +127,22 @@ def _is_non_secret_value(value: str) -> bool:
         return True  # "90d", "12chars", "30%"
     if _SOURCE_FILE_RE.match(value) or _TITLE_IN_BRACKETS_RE.match(value):
         return True  # "test/dbus-daemon.c", "tap-test.sh.in"; "(Richard Hughes)" after "a password"
+    if _CODE_AFTER_NAME_RE.match(value):
+        return True  # "passphrase: Union[str, None]", "password (bool, optional)", "</label>", "date(2022,"
     return False
 
 
 _SOURCE_FILE_RE = _compile(
     r"^[\w.\-/]*\w\.(?:c|h|cc|cpp|hpp|py|sh|in|am|ac|txt|md|rst|js|ts|go|rs|java|rb|pl|conf|cfg|ini|json"
     r"|ya?ml|toml|xml|html?|css|sql|log|csv|tsv|parquet)$")
+# Code after a credential's name that is no value: a type hint, a docstring's argument type, a
+# closing tag, a call (fifteenth session, the docstrings of the installed packages).
+_CODE_AFTER_NAME_RE = _compile(
+    r"^(?:(?:typing\.)?(?:Union|Optional|Annotated|Secret\w*|List|Dict|Literal|Type|Sequence|Mapping|Callable)\["
+    r"|\((?:bool|str|int|float|bytes|list|dict|tuple|set|object|callable|any|optional)\b"
+    r"|</[A-Za-z]"
+    r"|[a-z_][a-z0-9_.]{2,}\((?:\d[\d, ]*)?$)"
+)
 _TITLE_IN_BRACKETS_RE = _compile(r"^\((?:[A-Z][A-Za-z]+|\d+(?:\.\d+)+(?:-\w+)?)\)?$")  # "(Richard", "(POSIX", "(3.5.35)"
 
 
