@@ -20,6 +20,7 @@ from memories.refusals.secret_stand_ins import (
     _COMMON_WORDS,
     _PLACEHOLDER_RE,
     _PORT_OR_PATH_RE,
+    _WORDS_WITH_HYPHENS_RE,
     _acceptable_password,
     _trim_value,
 )
@@ -134,7 +135,6 @@ _FILE_NAME_KEYWORD_RE = re.compile(
 _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 # After "pass X": where X is passed ("to the pool", "into the job", "as an argument").
-_HYPHENATED_WORDS_RE = re.compile(r"[a-z]+(?:-[a-z]+)+")  # "pass provider-specific parameters"
 _VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for|from|on to|onto|and/or)\s", re.IGNORECASE)
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
@@ -251,7 +251,7 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
             continue  # "pass ?token=…", "pass *attrs* instances", "does not pass [ci]", "pass --flag":
             # the verb, then a query string, a template, emphasis or a link
         if ambiguous and not separator(match) and (match.group("bq") is not None or _VERB_OBJECT_AFTER_RE.match(text, end)
-                                                    or _HYPHENATED_WORDS_RE.fullmatch(value)):
+                                                    or (_WORDS_WITH_HYPHENS_RE.match(value) and value.islower())):  # "pass provider-specific …"
             continue  # "Pass `retries` to the pool", "pass the_flag to the job": the verb and its object
         if _GREEK_OR_CYRILLIC_RE.search(value) and value.isalpha():
             continue  # "пароль: сменить завтра": a word of a language the word lists do not hold

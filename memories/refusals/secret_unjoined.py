@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS
 from memories.refusals.secret_bare import _EMAIL_RE
+from memories.refusals.secret_context import _DATA_KEY_WORDS
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_products import product_word
 from memories.refusals.secret_random import _context_names_an_id, _encodes_plain_text
@@ -58,8 +59,10 @@ _NEAR_WORDS = 7  # words looked at after the noun, within its sentence
 _NEAR_CHARS = 120
 _SENTENCE_END_RE = _compile(r"\n|[.;!?](?:\s|$)")
 _WORD_RE = _compile(r"\S+")
-_PASSWORD_MARKS = frozenset("!#$%&*?~^")
-_MARK_RE = _compile(r"[!#$%&*?~^]")
+_MARKS = "!#$%&*?~^"
+_PASSWORD_MARKS = frozenset(_MARKS)
+_MARK_CLASS = "[" + re.escape(_MARKS) + "]"
+_MARK_RE = _compile(_MARK_CLASS)
 _EDGE_PUNCTUATION = "\"'`()[]{}<>,:;."
 # "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2": references, globs, anchors.
 _REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*|[^#]+#[A-Za-z][\w\-]*")
@@ -129,8 +132,8 @@ def find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Ca
 # them again and again, and not made of words ("Snowflake&Prod-2024", "Job#42Retry") or of an
 # abbreviation's "&" ("M&A-Q3Plan2", "H&M2024Spring"). Nothing else writes such a run.
 # A word as spaces set it apart (a piece of a longer one is no password) that holds a mark.
-_MARKED_WORD_RE = _compile(r"(?<!\S)\S*[!#$%&*?~^]\S*")
-_EDGES = "\"'`()[]{}<>,;:.!?*_~"  # and Markdown's marks around a word
+_MARKED_WORD_RE = _compile(r"(?<!\S)\S*" + _MARK_CLASS + r"\S*")
+_EDGES = _EDGE_PUNCTUATION + "!?*_~"  # and a sentence's end, and Markdown's marks around a word
 _NOT_IN_STRONG = frozenset("/\\=:@.,;+|\"'`()[]{}<>")
 _ABBREVIATION_AMPERSAND_RE = _compile(r"[A-Z]&[A-Z]")
 _LETTER_RUN_RE = _compile(r"[A-Za-z]{3,}")
@@ -189,7 +192,7 @@ _OTHER_KEY_NOUN_RE = _compile(
 _KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]{16,256}")
 _JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
 _WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
-_DATA_KEY_WORDS = words("secrets_data_key_words") | NOT_CREDENTIAL_QUALIFIERS
+_DATA_KEYS = _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS
 # Words that start one of _OTHER_KEY_NOUN_RE's nouns: most notes hold none, and are not searched.
 _OTHER_KEY_NOUN_HINTS = ("schl", "zugangs", "clé", "cle ", "jeton", "clave", "chave", "chiave", "sleutel",
                          "toegangs", "nyckel", "åtkomst", "klucz", "ключ", "токен", "キー", "トークン", "密",
@@ -226,7 +229,7 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
         if not joined_ok and _JOINED_RE.match(tail):
             continue  # "secret: …", "token is …": the assignment rules' (secret_context)
         word_before = _WORD_BEFORE_NOUN_RE.search(lowered, max(0, begin - 30), begin)
-        if word_before is not None and word_before.group(1) in _DATA_KEY_WORDS:
+        if word_before is not None and word_before.group(1) in _DATA_KEYS:
             continue  # "next page token …", "sort key …", "cache key …": a key of data
         first = _WORD_RE.search(tail)
         if first is None or not (_noun_names_credential(tail) or _KEY_VALUE_RE.fullmatch(first.group())):
