@@ -125,6 +125,13 @@ PEOPLE_FORMS = {
 
 
 @pytest.mark.parametrize("value", PEOPLE_FORMS.values(), ids=PEOPLE_FORMS.keys())
+def test_a_person_named_in_the_new_forms_is_held_for_a_persons_own_save(owner, eu_ws, value):
+    saved = person_save(token_client(owner), eu_ws, key="ops.owner", value=value)
+    assert saved.status_code == 201, saved.json()
+    assert saved.json()["state"] == "held" and saved.json()["reason"] == "may_name_person"
+
+
+@pytest.mark.parametrize("value", PEOPLE_FORMS.values(), ids=PEOPLE_FORMS.keys())
 def test_a_person_named_in_the_new_forms_is_held_for_an_agent_and_a_bot(owner, eu_ws, value):
     _, key = make_bot(eu_ws, owner)
     for client in (token_client(owner), token_client(key)):
