@@ -57,7 +57,9 @@ _PERCENT_WORD_RE = re.compile(r"(?<!\S)\S*%[0-9A-Fa-f]{2}\S*")
 _KEYWORD_STEM_RE = re.compile(r"(?i)pass|pwd|secret|token|key|auth|cred")
 # A credential's name inside emphasis or an HTML element: "**password:**", "<b>Token:</b>",
 # "__pw__" (code's "__init__" and "List<String>" hold no such name).
-_CREDENTIAL_NAME_RE = re.compile(_KEYWORD_STEM_RE.pattern + r"|\bpw\b")
+# The lookahead on a name's first letter lets re skip the letters no name starts with (a
+# third of the time of the alternation alone: benchmarks/bench_secrets.py).
+_CREDENTIAL_NAME_RE = re.compile(r"(?i)(?=[pstkac])(?:" + _KEYWORD_STEM_RE.pattern.removeprefix("(?i)") + r"|\bpw\b)")
 _MARK_BEFORE_RE = re.compile(r"(?i)(?:\*|_|<[a-z][a-z0-9]*>)[^*_<>\n]*$")
 _MARK_AFTER_RE = re.compile(r"(?i)[^*_<>\n]*(?:\*|_|</[a-z][a-z0-9]*>)")
 _AFTER_NAME = 160  # characters after the name read with it: its value

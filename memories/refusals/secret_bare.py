@@ -73,7 +73,7 @@ _LOG_IN_WITH_TAIL_RE = _compile(
     re.IGNORECASE,
 )
 _EMAIL_RE = _compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
-_PASSWORD_WORD_RE = _compile(r"(?<![\w])(?:password|passwort|passphrase|passcode)(?![\w\-])")
+_PASSWORD_WORD_RE = _compile(r"(?=p)(?<![\w])(?:password|passwort|passphrase|passcode)(?![\w\-])")
 
 
 def _password_shaped(value: str, *, quoted: bool) -> bool:

@@ -6,6 +6,7 @@ rule names substrings the lowercased note must contain, so most rules are skippe
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -254,26 +255,39 @@ def _windows(text: str, runs: Spans, min_run: int) -> Spans:
     return windows
 
 
-def _rule_matches(rule: _Rule, text: str, windows: Spans) -> Iterator[re.Match]:
-    if not rule.min_run:
-        yield from rule.pattern.finditer(text)
-        return
-    for start, end in windows:
-        yield from rule.pattern.finditer(text, start, end)
+# Which rules each need opens, in the rules' order (the order decides between two kinds found at
+# the same characters with one priority): a note runs the rules its needs open, not a test of
+# every rule's needs (benchmarks/bench_secrets.py).
+_RULES_BY_NEED: dict[str, frozenset[int]] = {}
+for _index, _needs in enumerate(_RULE_NEEDS):
+    for _need in _needs:
+        _RULES_BY_NEED[_need] = _RULES_BY_NEED.get(_need, frozenset()) | {_index}
+
+
+def _rules_to_run(present: frozenset[str], longest_run: int) -> list[_Rule]:
+    indexes: set[int] = set()
+    for need in present:
+        indexes.update(_RULES_BY_NEED.get(need, ()))
+    return [rule for rule in map(_REGEX_RULES.__getitem__, sorted(indexes)) if rule.min_run <= longest_run]
 
 
 def _regex_candidates(text: str, lowered: str, runs: Spans) -> Iterator[Candidate]:
     longest_run = max((end - start for start, end in runs), default=0)
     long_runs = sorted((start, end) for start, end in runs if end - start >= 20)
-    present = present_needs(lowered)
-    windows_by_run: dict[int, Spans] = {}
-    for rule, needs in zip(_REGEX_RULES, _RULE_NEEDS):
-        if rule.min_run > longest_run or present.isdisjoint(needs):
-            continue
-        windows = windows_by_run.get(rule.min_run)
-        if windows is None:
-            windows = windows_by_run[rule.min_run] = _windows(text, long_runs, rule.min_run)
-        for match in _rule_matches(rule, text, windows):
+    run_lengths = sorted(end - start for start, end in long_runs)
+    # A rule needing runs of ``min_run`` looks near the runs at least that long; rules whose
+    # ``min_run`` admits the same runs share their windows.
+    windows_by_count: dict[int, Spans] = {}
+    for rule in _rules_to_run(present_needs(lowered), longest_run):
+        if rule.min_run:
+            count = len(run_lengths) - bisect.bisect_left(run_lengths, rule.min_run)
+            windows = windows_by_count.get(count)
+            if windows is None:
+                windows = windows_by_count[count] = _windows(text, long_runs, rule.min_run)
+            matches = (match for start, end in windows for match in rule.pattern.finditer(text, start, end))
+        else:
+            matches = rule.pattern.finditer(text)
+        for match in matches:
             if rule.accept is not None and not rule.accept(match, text):
                 continue
             start, end = match.span(rule.group)

@@ -24,7 +24,7 @@ from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 
 __all__ = ["find_cards_and_pins", "luhn_valid"]
 
-_CARD_RE = re.compile(r"(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)")
+_CARD_RE = re.compile(r"(?=\d)(?<![\d\-./,])\d(?:[ \-]?\d){12,18}(?![\d\-]|[.,]\d)")
 _DOTTED_CARD_RE = re.compile(r"(?<![\d\-./,])\d{4}(?:\.\d{4}){3}(?![\d\-]|[.,]\d)")  # "4539.1488.0343.6467"
 # Issuer ranges of the card networks (first digits).
 _FOUR_DIGITS_DOT_RE = re.compile(r"\d{4}\.\d")

@@ -31,6 +31,9 @@ __all__ = ["find_table_passwords"]
 _CREDENTIAL_COLUMN_RE = _compile(
     r"(?i)(?:[a-z0-9]+[_ \-])*(?:password|passwd|pwd|passphrase|secret|token|api[_ \-]?key|access[_ \-]?key"
     r"|secret[_ \-]?key|private[_ \-]?key|credentials?)s?")
+# Every name ``_CREDENTIAL_COLUMN_RE`` takes holds one of these: a line without them heads no
+# credential column, and is not cut into cells.
+_COLUMN_WORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 _DELIMITERS = ("|", "\t", ";", ",")
 _SEPARATOR_ROW_RE = _compile(r"^[\s|:\-+]+$")
 _ROWS_READ = 20
@@ -40,7 +43,7 @@ _VARIABLE_RE = _compile(
 
 
 def find_table_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if any(word in lowered for word in ("pass", "pwd", "secret", "token", "key", "credential")):
+    if any(word in lowered for word in _COLUMN_WORDS):
         if "\n" in text:
             yield from _column_values(text, taken)
         if "|" in text or "\t" in text:
@@ -55,11 +58,10 @@ def find_table_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
 def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
     """The (start, end) of each cell of ``line``, spaces and a Markdown row's outer bars left out."""
     spans, start = [], 0
-    for index in [*(i for i, c in enumerate(line) if c == delimiter), len(line)]:
-        cell = line[start:index]
+    for cell in line.split(delimiter):
         left = len(cell) - len(cell.lstrip())
         spans.append((start + left, start + len(cell.rstrip())))
-        start = index + 1
+        start += len(cell) + 1
     if delimiter == "|" and line.strip().startswith("|"):
         spans = spans[1:-1] if line.strip().endswith("|") else spans[1:]
     return spans
@@ -72,7 +74,7 @@ def _column_values(text: str, taken: Spans) -> Iterator[Candidate]:
         offsets.append(offsets[-1] + len(line) + 1)
     for number, line in enumerate(lines):
         delimiter = next((d for d in _DELIMITERS if d in line), None)
-        if delimiter is None:
+        if delimiter is None or not any(word in line.lower() for word in _COLUMN_WORDS):
             continue
         if (delimiter == "|" and not line.lstrip().startswith("|") and number + 1 < len(lines)
                 and lines[number + 1].lstrip().startswith("|")):
