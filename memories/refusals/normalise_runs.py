@@ -165,7 +165,7 @@ def _broken(text: str) -> list[View]:
             line_end = text.find("\n", first.end())
             if line_end == -1 or text[first.end(): line_end].strip():
                 break  # the line goes on after the piece: the token ends there
-        for count in sorted({2, len(pieces) - 1, len(pieces)}):
+        for count in sorted({2, len(pieces) - 1, len(pieces)}) if len(pieces) >= 2 else ():
             kept = [i for a, b in pieces[:count] for i in range(a, b)]
             if count >= 2 and len(kept) >= 16 and any(text[i].isdigit() for i in kept):
                 result.append(picked(text, kept, formats_only=True))
