@@ -130,11 +130,18 @@ _PASSWORD_WORDS = (
 _PASSWORD_CORE_RE = _compile(_PASSWORD_WORDS)
 _GLUABLE_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase"})
 _FILE_NAME_KEYWORD_RE = re.compile(
-    r"\.(?:\d\.)?(?:c|h|cc|cpp|py|xml|txt|md|rst|sh|in|am|ac|js|json|ya?ml|conf|cfg|ini|log|pl|rb|go|rs|\d)$")
+    r"\.(?:\d\.)?(?:c|h|cc|cpp|py|xml|txt|md|rst|sh|in|am|ac|js|json|ya?ml|conf|cfg|ini|log|pl|rb|go|rs|patch|diff|exp|\d)$")
 # "mdp" is French: its words are no English list's; an emoji may stand for a key of any kind.
 _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 # After "pass X": where X is passed ("to the pool", "into the job", "as an argument").
+# After the verb "pass", what code or a build passes: a variable ("$(LDFLAGS)", "${x}", "$CC"),
+# a Texinfo or autoconf macro ("@samp{…}", "@stage2_werror_flag@"), a setting ("CFLAGS=…"), a
+# word cut by a hyphen or a bracket ("color- and pair-values").
+_CODE_OBJECT_RE = re.compile(r"\$[({]|\$[A-Za-z_]\w*$|@\w+[@{]|[A-Z][A-Z0-9_]*=|[a-z]+[^\w\s]+$")
+# "multi-pass", "two-pass": how many passes, not a password.
+_PASSES_COUNTED_RE = re.compile(
+    r"(?i)(?:multi|single|one|two|three|four|dual|double|first|second|third|final|last|\d)-pass")
 _VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for|from|on to|onto|and/or)\s", re.IGNORECASE)
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
@@ -242,14 +249,22 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
         assignment = separator(match) in _ASSIGNMENT_SEPARATORS
         if variable and not assignment:
             continue  # "$DB_PASSWORD" used, not set ("$password = '…'" sets it)
+        if _PATH_BEFORE_RE.search(text, max(0, span[0] - 80), span[0]):
+            continue  # "awk -F: </etc/passwd '…'", "cat ~/.pgpass": the file, read or written
+        if not quoted and value.startswith("<") and text[end:end + 1] == ">":
+            continue  # "NEED_PASSPHRASE_SYM <cipher_algo> <s2k_mode>": a placeholder cut at its ">"
+        if not separator(match) and not quoted and text[end:end + 2] == ": " and _HEADER_NAME_RE.fullmatch(value):
+            continue  # "base-passwd Multi-Arch: foreign": the next field's name
         # A bare "pass" / "pw" is often not about passwords ("tests pass: 42"); "db_pass" is.
-        ambiguous = keyword.lower() in _AMBIGUOUS_PASSWORD_WORDS
+        ambiguous = keyword.lower() in _AMBIGUOUS_PASSWORD_WORDS or bool(_PASSES_COUNTED_RE.fullmatch(keyword))
         strength = "weak" if assignment and not ambiguous else "strong"
         if not quoted and _CMDLET_CALL_RE.fullmatch(value) and _ARGUMENTS_AFTER_RE.match(text, end):
             continue  # "$password = Read-Host -AsSecureString": a PowerShell command's result
-        if ambiguous and not separator(match) and not quoted and value[:1] in "?&<[*_(-":
-            continue  # "pass ?token=…", "pass *attrs* instances", "does not pass [ci]", "pass --flag":
-            # the verb, then a query string, a template, emphasis or a link
+        if ambiguous and not separator(match) and (value[:1] in "?&<[*_(-" or _CODE_OBJECT_RE.match(value)
+                                                    or (quoted and " " in value)):
+            continue  # "pass ?token=…", "pass *attrs* instances", "does not pass [ci]", "pass --flag",
+            # "Pass $(LDFLAGS) to …", "pass @samp{BZ_RUN}", "Pass CFLAGS=… on", "Pass "server behavior"":
+            # the verb, then a query string, a template, emphasis, a link, a build variable or a phrase
         if ambiguous and not separator(match) and (match.group("bq") is not None or _VERB_OBJECT_AFTER_RE.match(text, end)
                                                     or (_WORDS_WITH_HYPHENS_RE.match(value) and value.islower())):  # "pass provider-specific …"
             continue  # "Pass `retries` to the pool", "pass the_flag to the job": the verb and its object
@@ -287,11 +302,17 @@ _DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
     r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|guest|ubuntu|pi|test|demo|"
     r"superuser|operator)\s*(?:/|:(?!//))\s*"
 )
+# A credential's name as the last part of a file's path ("/etc/passwd", "~/.pgpass").
+_PATH_BEFORE_RE = _compile(r"(?:^|(?<=[\s<'\"(=]))[~.]?(?:/[\w.\-]+)*/\.?$")
+_HEADER_NAME_RE = _compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
+_NUMBER_RE = _compile(r"\d+(?:[.,]\d+)*")
 _VALUE_RE = _compile(r"(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r")")
 # What follows "test/" in a path: a file or a folder, names of words joined, or with an extension.
 _IN_A_PATH_RE = _compile(
     r"\.[\w.\-]+$"  # ".gitignore"
-    r"|[\w*\-]+(?:\.[\w\-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$"  # "mk-test.awk", "test*.py", "Makefile.win32"
+    r"|[\w*\-]+(?:\.[\w\-]+)*\.(?:[A-Za-z][A-Za-z0-9]{0,5}|[a-z]{6,10})$"  # "mk-test.awk", "test*.py", "out271.expected"
+    r"|[\w.\-]*\{[\w.,\-]*\}?$"  # "{overlay.c", "{exp.b,fact.b}", "ann_module{,2,3}": a shell's braces
+    r"|\d+(?:\.\d+)+(?:[\-+~][\w.+~]+)?$"  # "ubuntu/2.13.2-9ubuntu7": a release
     r"|[a-z]+(?:[\-_][a-z]+)+$"  # "bitmap-font", "glyph-test"
 )
 _QUOTED_BEFORE_PASSWORD_RE = _compile(
@@ -316,6 +337,8 @@ def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator
         user = match.group("user")
         if user.lower() in _COMMON_WORDS and user.lower() not in {"admin", "root"}:
             continue
+        if _NUMBER_RE.fullmatch(user):
+            continue  # "scputimes(user=3961.46, nice=169.729, …)": a measure named user, not a login
         if _PLACEHOLDER_RE.match(user.split("@")[0]) or _PORT_OR_PATH_RE.match(value):
             continue
         if not match.group("pw") and not quoted and ("/" in value or ":" in value):

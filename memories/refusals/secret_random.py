@@ -211,6 +211,9 @@ def _encodes_plain_text(token: str) -> bool:
     return _base64_entropy(token) < _BASE64_ENTROPY.entropy_limit
 
 
+# What md5sum, sha1sum and sha256sum print after a digest: two spaces (or " *", binary mode) and
+# the file's name.
+_CHECKSUM_THEN_FILE_RE = _compile(r"(?:  | \*)[\w.+\-/]+(?=\s|$)")
 _SNAKE_PART_RE = _compile(r"[A-Za-z0-9]+")
 
 
@@ -256,6 +259,8 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         if (is_hex and len(token) == _GIT_SHA_LENGTH
                 and not _credential_words_near(lowered, start, end)):
             continue  # a commit / tag / object name
+        if is_hex and _CHECKSUM_THEN_FILE_RE.match(text, end):
+            continue  # "402190c04b8df45e20afd01e3acd0da4  grpconv.8": md5sum's and sha256sum's lines
         if not is_hex and _encodes_plain_text(token):
             continue
         if token.startswith("MII") and _is_der_certificate(token):

@@ -129,6 +129,8 @@ def _is_non_secret_value(value: str) -> bool:
         return True  # "test/dbus-daemon.c", "tap-test.sh.in"; "(Richard Hughes)" after "a password"
     if _CODE_AFTER_NAME_RE.match(value):
         return True  # "passphrase: Union[str, None]", "password (bool, optional)", "</label>", "date(2022,"
+    if _REFERENCE_TO_A_THING_RE.fullmatch(value.rstrip(".,;:)]}>'\"")):
+        return True  # "Bug#51286", "Git#4f5afaf1fd", "gtk+3.0", "jpeg_input_complete(&cinfo", "DB2(PrintError=1"
     return False
 
 
@@ -142,6 +144,19 @@ _CODE_AFTER_NAME_RE = _compile(
     r"|\((?:bool|str|int|float|bytes|list|dict|tuple|set|object|callable|any|optional)\b"
     r"|</[A-Za-z]"
     r"|[a-z_][a-z0-9_.]{2,}\((?:\d[\d, ]*)?$)"
+)
+# What a changelog or code names where a value could stand (the Debian and package documentation
+# scans of the sixteenth session): a bug or a commit by its number ("Bug#51286", "Git#4f5afaf1fd";
+# a place and a number, "Lisbon#2031", is a password's shape), a package and its version
+# ("gtk+3.0"), a function called on an argument ("PNG_COL_IN_INTERLACE_PASS(output_x",
+# "SecretBytes(b'…"), a call's named arguments ("DB2(PrintError=1,TraceLevel=2", "Proxy(proxy_foo=>1").
+_CODE_NAME = r"(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]{4,}|(?:[A-Z][a-z]+){2,})"
+_REFERENCE_TO_A_THING_RE = _compile(
+    r"(?i:bugs?|issues?|prs?|mr|tickets?|git|commits?|tasks?|story|case|changes?|patch|review|lp|gh|rt|cl)"
+    r"#(?:\d{1,8}|[0-9a-f]{7,40})"
+    r"|[a-z][a-z0-9]*\++\d+(?:\.\d+)+"
+    r"|" + _CODE_NAME + r"\([&*]?[A-Za-z_]\w*"
+    r"|[A-Za-z]\w*\([A-Za-z]\w*=>?.*"
 )
 _TITLE_IN_BRACKETS_RE = _compile(r"^\((?:[A-Z][A-Za-z]+|\d+(?:\.\d+)+(?:-\w+)?)\)?$")  # "(Richard", "(POSIX", "(3.5.35)"
 

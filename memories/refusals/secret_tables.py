@@ -83,8 +83,8 @@ def _column_values(text: str, taken: Spans) -> Iterator[Candidate]:
             line = line[line.index("|"):]
         header = [line[a:b] for a, b in _cells(line, delimiter)]
         columns = [k for k, cell in enumerate(header) if _CREDENTIAL_COLUMN_RE.fullmatch(cell.strip("`*\"' "))]
-        if not columns or len(header) < 2:
-            continue
+        if not columns or len(header) < 2 or not all(header):
+            continue  # a header names every column: "signing_key.key," is code cut at its comma
         for row_number in range(number + 1, min(len(lines), number + 1 + _ROWS_READ)):
             row = lines[row_number]
             if _SEPARATOR_ROW_RE.match(row):
@@ -114,8 +114,8 @@ def _pair_rows(text: str, taken: Spans) -> Iterator[Candidate]:
         cells = _cells(line, delimiter)
         cell = line[cells[0][0]:cells[0][1]].strip("`*\"' ") if len(cells) == 2 else ""
         name = cell.lower()
-        if not name or not (_CREDENTIAL_COLUMN_RE.fullmatch(name) or credential_name(cell)):
-            continue  # "password", "API key", "accessToken"
+        if not name or len(name.split()) > 3 or not (_CREDENTIAL_COLUMN_RE.fullmatch(name) or credential_name(cell)):
+            continue  # "password", "API key", "accessToken"; not a sentence cut at a bar
         if number + 1 < len(lines) and _SEPARATOR_ROW_RE.match(lines[number + 1]):
             continue  # "| password | notes |" heads a table
         start, end = cells[1]
