@@ -40,9 +40,10 @@ from memories.refusals.wordlists import words
 
 _CURL_USER_RE = _compile(
     # The user may be empty ("-u :password") or quoted apart ('--user "{id}":"{secret}"').
-    r"(?:^|\s)(?:-u|--user|--proxy-user)\s*[\"']?(?P<user>[^\s:\"']{0,64})[\"']?:[\"']?"
+    r"(?:^|\s)(?:-u|(?:--user|--proxy-user)(?![\w\-]))\s*[\"']?(?P<user>[^\s:\"']{0,64})[\"']?:[\"']?"
     r"(?P<val>[^\s\"']{1,128})"
 )
+_SOCAT_OPTIONS_RE = _compile(r"\d{1,5}(?:,[\w\-=.]+)+")
 _AUTH_WORD_RE = _compile(
     r"authorization|x-api-key|api-key|x-auth-token|auth-token|access-token|api-token|bearer|basic"
 )
@@ -69,6 +70,8 @@ def _find_auth_headers(text: str, lowered: str, taken: Spans) -> Iterator[Candid
         for match in _CURL_USER_RE.finditer(text):
             value = match.group("val")  # a shell argument: a trailing "." belongs to it
             pair = match.group("user") + ":" + value
+            if _SOCAT_OPTIONS_RE.fullmatch(value):
+                continue  # "socat -u TCP4-LISTEN:3334,reuseaddr,fork": a port and its options
             if len(value) >= 3 and not _is_placeholder(value) and not _is_placeholder(pair):
                 yield "basic_auth", match.start("val"), match.end("val"), 72
     for core in _AUTH_WORD_RE.finditer(lowered):

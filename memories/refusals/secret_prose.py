@@ -251,8 +251,10 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
             continue  # "$DB_PASSWORD" used, not set ("$password = '…'" sets it)
         if _PATH_BEFORE_RE.search(text, max(0, span[0] - 80), span[0]):
             continue  # "awk -F: </etc/passwd '…'", "cat ~/.pgpass": the file, read or written
-        if not quoted and value.startswith("<") and text[end:end + 1] == ">":
-            continue  # "NEED_PASSPHRASE_SYM <cipher_algo> <s2k_mode>": a placeholder cut at its ">"
+        if not quoted and value and value[0] in "<[" and text[end:end + 1] == {"<": ">", "[": "]"}[value[0]]:
+            continue  # "NEED_PASSPHRASE_SYM <cipher_algo> …", "pwd [OPTION]…": a placeholder cut at its end
+        if text[max(0, span[0] - 7):span[0]] == "struct " and not assignment:
+            continue  # "struct passwd *restrict pwbuf": C's type
         if not separator(match) and not quoted and text[end:end + 2] == ": " and _HEADER_NAME_RE.fullmatch(value):
             continue  # "base-passwd Multi-Arch: foreign": the next field's name
         # A bare "pass" / "pw" is often not about passwords ("tests pass: 42"); "db_pass" is.

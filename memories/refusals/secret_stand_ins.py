@@ -49,6 +49,7 @@ _COMMON_WORDS = words("secrets_common_words") | words("secrets_common_words_othe
 _PLACEHOLDER_RE = _compile(
     r"""^(?:
         <[^<>]*> | \[[^\[\]]*\] | \{\{?[^{}]*\}?\} | \$\{[^{}]*\}? | \#\{[^{}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* |
+        \$\([^()]*\)? |
         \$env:[A-Za-z_][A-Za-z0-9_]* | --?[A-Za-z]+(?:-[A-Za-z]+)* |
         %\(?[A-Za-z_]*\)?s | %[A-Za-z_][A-Za-z0-9_]*% | \*+ | [xX]{3,} | \.{2,} | …+ | -+ | _+ |
         \#+ | •+ |
@@ -129,6 +130,8 @@ def _is_non_secret_value(value: str) -> bool:
         return True  # "test/dbus-daemon.c", "tap-test.sh.in"; "(Richard Hughes)" after "a password"
     if _CODE_AFTER_NAME_RE.match(value):
         return True  # "passphrase: Union[str, None]", "password (bool, optional)", "</label>", "date(2022,"
+    if _FLAG_OR_NAME_RE.match(core) or _IPV6_RE.fullmatch(core):
+        return True  # "--kms-keyring=…", "AUTH_MODE", "projects/my-project/locations/…", "::1a:2b:3c:4d"
     if _REFERENCE_TO_A_THING_RE.fullmatch(value.rstrip(".,;:)]}>'\"")):
         return True  # "Bug#51286", "Git#4f5afaf1fd", "gtk+3.0", "jpeg_input_complete(&cinfo", "DB2(PrintError=1"
     return False
@@ -141,7 +144,8 @@ _SOURCE_FILE_RE = _compile(
 # closing tag, a call (fifteenth session, the docstrings of the installed packages).
 _CODE_AFTER_NAME_RE = _compile(
     r"^(?:(?:typing\.)?(?:Union|Optional|Annotated|Secret\w*|List|Dict|Literal|Type|Sequence|Mapping|Callable)\["
-    r"|\((?:bool|str|int|float|bytes|list|dict|tuple|set|object|callable|any|optional)\b"
+    r"|\((?:bool|str|int|float|bytes|list|dict|tuple|set|object|callable|any|optional|size_t|ssize_t|char"
+    r"|void|unsigned|const|long|short|u?int\d+_t)\b"
     r"|</[A-Za-z]"
     r"|[a-z_][a-z0-9_.]{2,}\((?:\d[\d, ]*)?$)"
 )
@@ -158,6 +162,14 @@ _REFERENCE_TO_A_THING_RE = _compile(
     r"|" + _CODE_NAME + r"\([&*]?[A-Za-z_]\w*"
     r"|[A-Za-z]\w*\([A-Za-z]\w*=>?.*"
 )
+# Where a value could stand, what a command line or a manual writes (the man pages of the sixteenth
+# session): the next flag, a metavariable in capitals ("AUTH_MODE", "CLIENT_SECRET_VALUE"), a
+# cloud resource's name ("projects/p/locations/l/keyRings/r/…"), an IPv6 interface token
+# ("::1a:2b:3c:4d", "static:::1a:2b"). A command's output ("$(cat …)") is _PLACEHOLDER_RE's.
+_FLAG_OR_NAME_RE = _compile(
+    r"--[a-z][a-z0-9\-]*(?:[=\u2010]|$)|[A-Z]{2,}(?:_[A-Z]{2,})+$"
+    r"|(?:projects|organizations|folders|billingAccounts)/[\w.\-]+/")
+_IPV6_RE = _compile(r"(?:[a-z]+:)?(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{1,4}")
 _TITLE_IN_BRACKETS_RE = _compile(r"^\((?:[A-Z][A-Za-z]+|\d+(?:\.\d+)+(?:-\w+)?)\)?$")  # "(Richard", "(POSIX", "(3.5.35)"
 
 
