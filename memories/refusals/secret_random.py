@@ -214,6 +214,25 @@ def _encodes_plain_text(token: str) -> bool:
 # What md5sum, sha1sum and sha256sum print after a digest: two spaces (or " *", binary mode) and
 # the file's name.
 _CHECKSUM_THEN_FILE_RE = _compile(r"(?:  | \*)[\w.+\-/]+(?=\s|$)")
+def _is_folder_path(token: str) -> bool:
+    """A path of four parts or more, all short, one a whole English word and every one plainly
+    written ("etc/X11/xkb/rules/xorg", "xc/programs/Xserver/hw/xfree86/doc"; the Debian changelogs
+    of the sixteenth session): a key's base64 has fewer slashes, and its parts mix cases."""
+    segments = [s for s in token.split("/") if s]
+    if token.count("/") < 3 or len(segments) < 3 or any(len(s) > 24 for s in segments):
+        return False
+    english = english_words()
+    if not any(len(s) >= 4 and s.isalpha() and s.lower() in english for s in segments):
+        return False
+    return all(_PLAIN_PART_RE.fullmatch(part) for s in segments for part in _PART_SEPARATOR_RE.split(s))
+
+
+# A folder's name as people write one: a word in one case or capitalised, a number after it
+# ("xfree86", "X11", "Xserver", "README"); not a random run's mixed cases ("aB3d", "K7MDENG").
+_PLAIN_PART_RE = _compile(r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)\d*|\d+|")
+_PART_SEPARATOR_RE = _compile(r"[\-_.]")
+
+
 _SNAKE_PART_RE = _compile(r"[A-Za-z0-9]+")
 
 
@@ -252,7 +271,7 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue  # "sha384-...", "commit 9fceb02...", "request id ..."
         if not _looks_random(token, with_keyword=False) or _is_code_name(token):
             continue
-        if "/" in token and _looks_like_path(token):
+        if "/" in token and (_looks_like_path(token) or _is_folder_path(token)):
             continue  # "XDG_RUNTIME_DIR/p11-kit/pkcs11", "ACM/tinyxml/tinyxml_vc7": a path
         if is_hex and _is_dashless_uuid(token):
             continue
