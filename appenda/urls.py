@@ -61,6 +61,7 @@ api_v1 = [
     path(ws + "changes/<str:change>/undo/", history_api.ChangeUndoView.as_view(), name="change-undo"),
     path("instance/rules/", memory_api.InstanceRuleListView.as_view(), name="instance-rule-list"),
     path("instance/rules/<str:rule>/", memory_api.InstanceRuleDetailView.as_view(), name="instance-rule-detail"),
+    path("instance/rules/<str:rule>/keep/", memory_api.InstanceRuleKeepView.as_view(), name="instance-rule-keep"),
     path("me/", memory_api.MeView.as_view(), name="me"),
     path("me/memory-settings/", workspace_api.MyMemorySettingsView.as_view(), name="my-memory-settings"),
     path("me/tokens/", token_api.MyTokenListView.as_view(), name="my-token-list"),

@@ -125,7 +125,7 @@ class MemoryListView(WorkspaceAPIView):
         items: list = []
         if layer in (None, Layer.INSTANCE) and state in (None, "active") and pinned in (None, True) \
                 and not query.get("subject"):
-            items = list(instance_rules.rules_all())
+            items = list(instance_rules.rules_active())
         if layer != Layer.INSTANCE:
             notes = memory_list_visible(actor=self.actor, layer=layer, state=state,
                                         subject=_subject_filter(query.get("subject")), pinned=pinned)
@@ -219,7 +219,7 @@ class InstanceRuleListView(AppendaAPIView):
     @extend_schema(parameters=[PageQuery], responses={200: page_of(c.NoteOut, "RulePage"), **errors(400)})
     def get(self, request):
         parse(PageQuery, request.query_params)
-        return paginated(request, self, instance_rules.rules_all(), rule_json)
+        return paginated(request, self, instance_rules.rules_visible(request.user), rule_json)
 
     @extend_schema(request=c.RuleIn, responses={200: c.NoteOut, 201: c.NoteOut, **errors(400, 403, 409)})
     def post(self, request):
@@ -228,10 +228,25 @@ class InstanceRuleListView(AppendaAPIView):
         return Response(rule_json(rule), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
+class InstanceRuleKeepView(AppendaAPIView):
+    """An instance admin keeps a held rule, naming the version they read (``If-Match`` with the
+    ETag of GET …/instance/rules/{id}/, or ``{"version"}``), as a held note is kept."""
+
+    @extend_schema(request=c.KeepIn, responses={200: c.NoteOut, **errors(400, 403, 404, 409, 428)},
+                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False,
+                                                description="The rule's ETag, instead of version in the body.")])
+    def post(self, request, rule):
+        instance_rules.rule_visible(request.user, self.objects["rule"])
+        version = MemoryKeepView._version_seen(request)
+        return Response(rule_json(instance_rules.rule_keep(user=request.user, rule_id=rule, version=version)))
+
+
 class InstanceRuleDetailView(AppendaAPIView):
     @extend_schema(responses={200: c.NoteOut, **errors(404)})
     def get(self, request, rule):
-        return Response(rule_json(self.objects["rule"]))
+        found = instance_rules.rule_visible(request.user, self.objects["rule"])
+        # The version a keep names, as the standard header for If-Match (as for a note).
+        return Response(rule_json(found), headers={"ETag": f'"{instance_rules.rule_version(found)}"'})
 
     @extend_schema(request=c.RulePatchIn, responses={200: c.NoteOut, **errors(400, 403, 404, 409)})
     def patch(self, request, rule):

@@ -208,7 +208,7 @@ def memory_export_create(*, actor: Actor) -> Export:
     export_id = uuid.uuid4()
     key = _export_key(workspace, export_id)
     notes = memory_list_visible(actor=actor)
-    rules = [rule_json(rule) for rule in instance_rules.rules_all()]
+    rules = [rule_json(rule) for rule in instance_rules.rules_active()]
     store = store_for_region(store_name_for_workspace(workspace))
     try:
         with SpooledTemporaryFile(max_size=SPOOL_MAX_MEMORY) as spool:

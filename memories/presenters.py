@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import TYPE_CHECKING
 
+from memories.instance_rules import rule_version
 from memories.models import ChangeSet, Note
 from memories.reasons import held_because, hold_sentence
 
@@ -50,19 +49,18 @@ def note_json(note: Note) -> dict:
 
 
 def rule_json(rule) -> dict:
-    """An instance rule, shaped like every note (layer ``instance``, active and pinned), so a
-    list of notes has one shape."""
-    updated = rule.updated_at.isoformat()
+    """An instance rule, shaped like every note (layer ``instance``, pinned; held while it waits
+    for an instance admin), so a list of notes has one shape."""
     return {
         "id": str(rule.id),
         "key": rule.key,
         "value": rule.value,
         "layer": "instance",
-        "state": "active",
+        "state": rule.state,
         "pinned": True,
         "subject": None,
-        "held_reason": None,
-        "held_because": None,
+        "held_reason": rule.held_reason or None,
+        "held_because": held_because(state=rule.state, held_reason=rule.held_reason, held_sources=[]),
         "held_sources": [],
         "held_until": None,
         "bot": None,
@@ -71,9 +69,9 @@ def rule_json(rule) -> dict:
         "saved_by": {"user": rule.created_by_id, "bot": None},
         "turn": None,
         "size": len(rule.key.encode()) + len(rule.value.encode()),
-        "version": hashlib.sha256(json.dumps([rule.key, rule.value, updated]).encode()).hexdigest()[:16],
+        "version": rule_version(rule),
         "created_at": rule.created_at.isoformat(),
-        "updated_at": updated,
+        "updated_at": rule.updated_at.isoformat(),
     }
 
 
@@ -86,7 +84,9 @@ def undo_handle(workspace, change_set: ChangeSet | None) -> dict | None:
 def save_result_json(workspace, result: SaveResult) -> dict:
     if result.rule is not None:
         body = rule_json(result.rule)
-        return {**body, "note": body, "show": SHOW_SAVED, "undo": None, "reason": None, "stripped": list(result.stripped)}
+        held = result.rule.state == "held"
+        return {**body, "note": body, "show": SHOW_HELD if held else SHOW_SAVED, "undo": None,
+                "reason": body["held_reason"], "stripped": list(result.stripped)}
     note = result.note
     held = note.state == Note.State.HELD
     return {

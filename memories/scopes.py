@@ -30,7 +30,7 @@ class PersonMemorySettings:
 
 
 def person_settings_and_rules(user_id: int) -> tuple[PersonMemorySettings, list[tuple[str, str, str]]]:
-    """A person's memory settings and every instance rule as (id, key, value) by key: what each
+    """A person's memory settings and every active instance rule as (id, key, value) by key: what each
     turn's context and each search read of the control database, in one round trip.
 
     Hand-written SQL (the same on PostgreSQL and SQLite) because it is on every turn's path:
@@ -42,7 +42,7 @@ def person_settings_and_rules(user_id: int) -> tuple[PersonMemorySettings, list[
         f"SELECT 0, CASE WHEN {quote('enabled')} THEN 'on' ELSE 'off' END, {quote('save_mode')}, "
         f"{quote('messaging_save')} FROM {quote(MemorySettings._meta.db_table)} WHERE {quote('user_id')} = %s "
         f"UNION ALL SELECT 1, CAST({quote('id')} AS TEXT), {quote('key')}, {quote('value')} "
-        f"FROM {quote(InstanceRule._meta.db_table)} ORDER BY 1, 3"
+        f"FROM {quote(InstanceRule._meta.db_table)} WHERE {quote('state')} = 'active' ORDER BY 1, 3"
     )
     with fast_cursor(connection) as cursor:
         execute(cursor, connection, sql, [user_id])

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
 from appenda.ids import parse_uuid
-from memories.instance_rules import rules_all
+from memories.instance_rules import rules_active
 from memories.models import Layer, Note, NoteChange
 from memories.presenters import held_reason_sentence
 from memories.scopes import can_change_note
@@ -110,7 +110,7 @@ def memory_tabs(actor: Actor) -> tuple[list[dict], dict[str, list[Bot]]]:
     counts = memory_list_visible(actor=actor).order_by().aggregate(
         **{tab: Count("id", filter=_tab_filter(tab, bots)) for tab in note_tabs}
     )
-    counts["rules"] = len(rules_all())
+    counts["rules"] = len(rules_active())
     return [{"name": tab, "label": TAB_LABELS[tab], "count": counts[tab]} for tab in TAB_ORDER], bots
 
 

@@ -76,5 +76,6 @@ urlpatterns = [
     path("settings/tokens/<str:token>/revoke/", tokens.my_token_revoke, name="my-token-revoke"),
     path("instance/rules/", instance.rules_page, name="instance-rules"),
     path("instance/rules/<str:rule>/edit/", instance.rule_edit, name="instance-rule-edit"),
+    path("instance/rules/<str:rule>/keep/", instance.rule_keep, name="instance-rule-keep"),
     path("instance/rules/<str:rule>/delete/", instance.rule_delete, name="instance-rule-delete"),
 ]

@@ -123,11 +123,18 @@ class ApiToken(ControlModel):
 
 
 class InstanceRule(ControlModel):
-    """A required rule: a note of the instance layer, recalled in every workspace's turns."""
+    """A required rule: a note of the instance layer, recalled in every workspace's turns. A
+    rule that may name a person waits (``held``) until an instance admin keeps it (R-SAVE-3b)."""
+
+    class State(models.TextChoices):
+        ACTIVE = "active"
+        HELD = "held"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     key = models.CharField(max_length=100, unique=True)
     value = models.TextField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
+    held_reason = models.CharField(max_length=40, blank=True, default="")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

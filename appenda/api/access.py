@@ -97,6 +97,7 @@ ENDPOINTS: dict[str, dict[str, Access]] = {
     # Outside workspaces.
     "instance-rule-list": {"GET": agent(), "POST": person()},
     "instance-rule-detail": {"GET": agent(), "PATCH": person(), "PUT": person(), "DELETE": person()},
+    "instance-rule-keep": {"POST": person()},
     "me": {"GET": agent()},
     "my-memory-settings": {"GET": person(), "PUT": person(), "PATCH": person()},
     "my-token-list": {"GET": person(), "POST": person()},

@@ -395,6 +395,29 @@ def test_instance_rules_page_is_for_instance_admins_who_add_edit_and_delete(worl
     assert not InstanceRule.objects.exists()
 
 
+def test_R_SAVE_3b_a_rule_naming_a_person_waits_on_the_page_until_an_admin_keeps_it(world, login):
+    from workspaces.models import InstanceRule
+
+    root = make_user("root@example.com", instance_admin=True)
+    client = login(root)
+    added = client.post("/instance/rules/", {"key": "policy.billing",
+                                             "value": "Ask Maria Gonzalez before changing the billing schema."})
+    assert added.status_code == 302
+    rule = InstanceRule.objects.get(key="policy.billing")
+    assert rule.state == "held"
+    page = client.get("/instance/rules/").text
+    assert "Waiting for you" in page and "it may name a person" in page and f'id="keep-rule-{rule.id}"' in page
+    members_page = login(world.owner).get(memory_url(world, "?tab=rules"))
+    assert members_page.status_code == 200 and "Gonzalez" not in members_page.text  # no rule of a workspace yet
+    client = login(root)
+    stale = client.post(f"/instance/rules/{rule.id}/keep/", {"version": "0" * 16})
+    assert stale.status_code == 409 and InstanceRule.objects.get(pk=rule.pk).state == "held"
+    version = re.search(r'name="version" value="([0-9a-f]+)"', page).group(1)
+    assert client.post(f"/instance/rules/{rule.id}/keep/", {"version": version}).status_code == 302
+    assert InstanceRule.objects.get(pk=rule.pk).state == "active"
+    assert "Gonzalez" in login(world.owner).get(memory_url(world, "?tab=rules")).text
+
+
 def test_R_MODE_1_my_memory_settings_use_the_reference_wording_and_save(world, login):
     client = login(world.viewer)
     page = client.get("/settings/memory/").text

@@ -1,7 +1,8 @@
-"""Required rules of the instance, for instance admins: list, add, edit, delete.
+"""Required rules of the instance, for instance admins: list, add, edit, keep, delete.
 
 Each form calls memories.instance_rules, which checks the admin right and runs the same
-refusals as any note; a refused rule comes back to the form with the sentence why.
+refusals as any note; a refused rule comes back to the form with the sentence why, and a rule
+that may name a person waits on this page until an admin keeps it (R-SAVE-3b).
 """
 
 from __future__ import annotations
@@ -11,14 +12,25 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from appenda.errors import DomainError
 from memories import instance_rules
+from memories.reasons import held_because, hold_sentence
 from webapp.access import instance_admin_page
 from webapp.toasts import toast
 
 
 def _page(request, *, error: DomainError | None = None, failed: dict | None = None, status: int = 200):
+    rows = [{"rule": rule, "version": instance_rules.rule_version(rule),
+             "held_because": held_because(state=rule.state, held_reason=rule.held_reason, held_sources=[])}
+            for rule in instance_rules.rules_all()]
     return render(request, "webapp/instance_rules.html", {
-        "rules": instance_rules.rules_all(), "error": error, "failed": failed or {},
+        "rows": rows, "error": error, "failed": failed or {},
     }, status=status)
+
+
+def _saved_sentence(rule, verb: str) -> str:
+    if rule.state == rule.State.HELD:
+        return (f"{verb} the rule {rule.key}, and held it: {hold_sentence(rule.held_reason)}. No workspace gets "
+                "it until you keep it below.")
+    return f"{verb} the rule {rule.key}: every workspace gets it."
 
 
 @require_http_methods(["GET", "POST"])
@@ -33,7 +45,7 @@ def rules_page(request):
         if error.status in (403, 404):
             raise
         return _page(request, error=error, failed={"rule": "new", "key": key, "value": value}, status=422)
-    toast(request, f"{'Added' if created else 'Updated'} the rule {rule.key}: every workspace gets it.")
+    toast(request, _saved_sentence(rule, "Added" if created else "Updated"))
     return redirect("instance-rules")
 
 
@@ -47,7 +59,20 @@ def rule_edit(request, rule: str):
         if error.status in (403, 404):
             raise
         return _page(request, error=error, failed={"rule": rule, "key": key, "value": value}, status=422)
-    toast(request, f"Saved the rule {updated.key}.")
+    toast(request, _saved_sentence(updated, "Saved"))
+    return redirect("instance-rules")
+
+
+@require_POST
+@instance_admin_page
+def rule_keep(request, rule: str):
+    try:
+        kept = instance_rules.rule_keep(user=request.user, rule_id=rule, version=request.POST.get("version", ""))
+    except DomainError as error:
+        if error.status in (403, 404):
+            raise
+        return _page(request, error=error, status=409 if error.status == 409 else 422)
+    toast(request, f"Kept the rule {kept.key}: every workspace gets it from now on.")
     return redirect("instance-rules")
 
 

@@ -28,7 +28,7 @@ from django_htmx.http import reswap, retarget
 from appenda.errors import DomainError, Forbidden
 from memories import held_bulk, services
 from memories.context_preview import context_budget, context_preview, reach_of
-from memories.instance_rules import rules_all
+from memories.instance_rules import rules_active
 from memories.models import Layer, Note
 from memories.presenters import undo_handle
 from memories.scopes import can_change_note, person_settings
@@ -79,7 +79,7 @@ def _list_context(actor: Actor, params) -> dict:
                "held_total": next(t["count"] for t in tabs if t["name"] == "held"),
                "budget": context_budget(person_context), "person_context": person_context}
     if tab == "rules":
-        context["rules"] = rules_all()
+        context["rules"] = rules_active()
         context["can_edit_rules"] = actor.is_instance_admin
         return context
     found = tab_notes(actor, tab, filters, bots)
