@@ -23,6 +23,7 @@ from memories.refusals.secret_random import (
     _encodes_plain_text,
     _is_code_name,
     is_public_address,
+    named_as_an_id,
 )
 from memories.refusals.secret_stand_ins import (
     _is_non_secret_value,
@@ -94,8 +95,8 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
         if is_hex and len(value) == _GIT_SHA_LENGTH and not _mixed_case(value):
             continue  # a commit's name, as for any 40-hex run (secret_random); git writes those
             # in one case, a key drawn from both cases ("6d2FabeB6ADd…") is no commit
-        if _context_names_an_id(lowered, start, hex_value=is_hex):
-            continue
+        if _context_names_an_id(lowered, start, hex_value=is_hex) or named_as_an_id(text, start):
+            continue  # "the run 3f2c…"; '"ConnectionGroupId": "cg_2wjD…"', a field named for an id
         if not is_hex and _encodes_plain_text(value):
             continue
         yield "product_named_key", start, end, 55

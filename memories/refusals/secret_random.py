@@ -70,6 +70,21 @@ _PUBLIC_BLOCK_RE = _compile(
 )
 
 
+# A field's or a flag's name that says the value after it is an id: "certificateId", "TableID",
+# "--document-id", "resource_id" (AWS's CLI pages and JSON replies, the sixteenth session); not
+# when the name holds a credential's word: Vault's "secret_id", a "session_id", a "tokenId" are
+# bearer credentials.
+_ID_NAMED_BEFORE_RE = _compile(
+    r"(?P<name>[A-Za-z0-9]+)(?:(?<=[a-z])(?:Id|ID|Ids|IDs)|[_\-](?:id|ids|Id|ID))[\"'`]?\s*(?:[:=]\s*)?[\"'`]?$")
+_BEARER_NAME_RE = _compile(r"(?i)secret|session|sess|token|key|pass|auth|cred|cookie|sid")
+
+
+def named_as_an_id(text: str, position: int) -> bool:
+    """Whether the name right before ``position`` names an id, not a credential."""
+    named = _ID_NAMED_BEFORE_RE.search(text, max(0, position - 40), position)
+    return named is not None and _BEARER_NAME_RE.search(named.group("name")) is None
+
+
 def _context_names_an_id(lowered: str, position: int, *, hex_value: bool, since: int = 0,
                          named: bool = False) -> bool:
     """Whether a word before ``position`` (from ``since`` on) says the next string is an id.
@@ -269,6 +284,8 @@ def _find_high_entropy(text: str, lowered: str, taken: Spans) -> Iterator[Candid
             continue  # inside a URL / path / e-mail: document ids, not credentials
         if _DIGEST_PREFIX_RE.match(token) or _context_names_an_id(lowered, start, hex_value=is_hex):
             continue  # "sha384-...", "commit 9fceb02...", "request id ..."
+        if named_as_an_id(text, start):
+            continue  # '"certificateId": "66a4…"', "--document-id b83e…": a field or flag naming an id
         if not _looks_random(token, with_keyword=False) or _is_code_name(token):
             continue
         if "/" in token and (_looks_like_path(token) or _is_folder_path(token)):

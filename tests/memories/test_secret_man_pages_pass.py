@@ -12,7 +12,11 @@ line refused at 6ff6efe and passing now:
 * an IPv6 interface token after systemd's "Token=" ("::1a:2b:3c:4d");
 * flags that start like curl's "--user" ("--usermap=0-99:nobody,…", "--users=foo@example.com,
   principal://…") and socat's "-u" before an address ("TCP4-LISTEN:3334,reuseaddr,fork");
-* C: "struct passwd *restrict pwbuf", a cast ("(size_t)6)"); a synopsis' "pwd [OPTION]…".
+* C: "struct passwd *restrict pwbuf", a cast ("(size_t)6)"); a synopsis' "pwd [OPTION]…";
+* the AWS CLI's example pages (the awscli package's .rst files, 2,044 paragraphs refused at
+  6ff6efe, 1,117 now; most of the rest are AWS's "EXAMPLE" and "xmpl" placeholders): a field or a
+  flag named for an id ('"certificateId": "66a4…"', "--document-id b83e…"), unless its name holds
+  a credential's word (Vault's "secret_id", a "sessionId" stay refused).
 
 Credentials in the same places are still refused.
 """
@@ -37,6 +41,10 @@ _MAN_PAGE_LINES = {
     "getpwent-struct": "int getpwent_r(struct passwd *restrict pwbuf,\nchar buf[restrict .buflen], size_t buflen,",
     "openssl-cast": '*p++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SECRET,\n"secret", (size_t)6);',
     "pwd-synopsis": "SYNOPSIS\npwd [OPTION]...",
+    # The AWS CLI's example pages (the awscli package's .rst files): a field or a flag named for an id.
+    "awscli-field-named-id": '{\n    "certificateId": "66a415ec415668c2349a76170b64ac0878231c1e21ec83c10e92a18bd568eb92"\n}',
+    "awscli-flag-named-id": "aws workdocs delete-document --document-id b83ed5e5b167b65ef69de9d597627ff1a0d4f07a45e67f1fab7d26b54427de0a",
+    "awscli-product-field-named-id": '"ConnectionGroupId": "cg_2wjDWTBKTlRB87cAaUQFaakABC",',
 }
 
 
@@ -55,8 +63,11 @@ def test_man_page_lines_are_not_secrets(text):
     ("wget --user=etl --password=Xk9#mP2q https://files.example.com", "Xk9#mP2q"),
     ("Token=9fQk2LmXw7RtZpB4vNc8Hs", "9fQk2LmXw7RtZpB4vNc8Hs"),
     ("struct passwd for the vpn: Xk9#mP2qLr", "Xk9#mP2qLr"),
+    ('"secret_id": "9fQk2LmXw7RtZpB4vNc8Hs0aB"', "9fQk2LmXw7RtZpB4vNc8Hs0aB"),
+    ('"sessionId": "9fQk2LmXw7RtZpB4vNc8Hs0aB"', "9fQk2LmXw7RtZpB4vNc8Hs0aB"),
+    ('"AccessKeyId": "AKIAQ7XR2MZ5K3LP9WTN"', "AKIAQ7XR2MZ5K3LP9WTN"),
 ], ids=["gcloud-password", "flag-like-password", "capitals-then-random", "curl-u", "curl-user", "curl-glued",
-        "wget", "token-assignment", "struct-then-password"])
+        "wget", "token-assignment", "struct-then-password", "vault-secret-id", "session-id", "aws-access-key-id"])
 def test_credentials_in_the_same_places_are_still_refused(text, secret):
     findings = find_secrets(text)
     assert any(text[f.start:f.end] == secret for f in findings), findings
