@@ -134,7 +134,6 @@ _FILE_NAME_KEYWORD_RE = re.compile(
 # "mdp" is French: its words are no English list's; an emoji may stand for a key of any kind.
 _AMBIGUOUS_PASSWORD_WORDS = frozenset({"pass", "pw", "mdp", "🔑", "🔐", "🗝", "🗝️"})
 _GREEK_OR_CYRILLIC_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
-# After "pass X": where X is passed ("to the pool", "into the job", "as an argument").
 # After the verb "pass", what code or a build passes: a variable ("$(LDFLAGS)", "${x}", "$CC"),
 # a Texinfo or autoconf macro ("@samp{…}", "@stage2_werror_flag@"), a setting ("CFLAGS=…"), a
 # word cut by a hyphen or a bracket ("color- and pair-values").
@@ -142,6 +141,7 @@ _CODE_OBJECT_RE = re.compile(r"\$[({]|\$[A-Za-z_]\w*$|@\w+[@{]|[A-Z][A-Z0-9_]*=|
 # "multi-pass", "two-pass": how many passes, not a password.
 _PASSES_COUNTED_RE = re.compile(
     r"(?i)(?:multi|single|one|two|three|four|dual|double|first|second|third|final|last|\d)-pass")
+# After "pass X": where X is passed ("to the pool", "into the job", "as an argument").
 _VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for|from|on to|onto|and/or)\s", re.IGNORECASE)
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
