@@ -12,6 +12,8 @@ from django.db import IntegrityError, transaction
 
 from appenda.errors import Conflict, DomainError, Forbidden, NotFound
 from appenda.ids import parse_uuid
+from memories.models import Layer
+from memories.policy import SaveSituation, decide
 from memories.refusals.gate import inspect_note
 from memories.validation import clean_note
 from workspaces.capabilities import is_instance_admin
@@ -24,13 +26,16 @@ def _require_admin(user) -> None:
 
 
 def _checked(key, value):
-    """The cleaned rule and why it must wait ("" when it need not); refused rules raise."""
+    """The cleaned rule and why it must wait ("" when it need not); refused rules raise. The
+    decision is ``policy.decide``'s, for a person's own save to the instance layer (the caller
+    has checked the admin right): only the detectors have a say."""
     clean = clean_note(key, value)
     findings = inspect_note(workspace=None, key=clean.key, value=clean.value)
-    if findings.refusal:
-        code, detail = findings.refusal
-        raise DomainError(detail, code=code, **findings.refusal_fields)
-    return clean, ("may_name_person" if findings.may_name_person else "")
+    decision = decide(SaveSituation(origin="person", layer=Layer.INSTANCE, detector_refusal=findings.refusal,
+                                    may_name_person=findings.may_name_person))
+    if decision.outcome == "refuse":
+        raise DomainError(decision.detail, code=decision.code, **findings.refusal_fields)
+    return clean, (decision.reason or "") if decision.outcome == "hold" else ""
 
 
 def rule_save(*, actor=None, user=None, key, value) -> tuple[InstanceRule, bool]:
