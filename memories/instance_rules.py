@@ -15,7 +15,7 @@ from appenda.ids import parse_uuid
 from memories.models import Layer
 from memories.policy import SaveSituation, decide
 from memories.refusals.gate import inspect_note
-from memories.validation import clean_note
+from memories.validation import clean_note, require_version_seen
 from workspaces.capabilities import is_instance_admin
 from workspaces.models import InstanceRule
 
@@ -93,14 +93,7 @@ def rule_keep(*, user, rule_id, version) -> InstanceRule:
     rule's version the admin read (``rule_version``), checked under the row lock, as a note's keep
     checks it (R-TAINT-6): a rewrite in between is not kept unread."""
     _require_admin(user)
-    if version in (None, "", "*"):
-        raise DomainError(
-            "Say which version of the rule you read, in the If-Match header or as \"version\" in the body "
-            "(the rule's ETag, or its \"version\" in a listing), so that what you keep is what you read.",
-            code="version_required", status=428,
-        )
-    if not isinstance(version, str):
-        raise DomainError("Name one version, as a string: the one you read.", code="invalid_version")
+    version = require_version_seen(version, what="rule")
     with transaction.atomic():
         rule = InstanceRule.objects.select_for_update().filter(pk=rule_get(rule_id).pk).get()
         if rule.state != InstanceRule.State.HELD:

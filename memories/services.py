@@ -39,7 +39,7 @@ from memories.scopes import (
 from memories.search.vectors import note_index_fields_soon, note_index_set
 from memories.selectors import member_notes_blind, memory_get_visible
 from memories.turns import turn_bot, turn_for_actor, turn_sources
-from memories.validation import clean_note
+from memories.validation import clean_note, require_version_seen
 from tables.models import Table
 from workspaces.capabilities import Actor
 from workspaces.models import Bot
@@ -348,14 +348,7 @@ def memory_keep(*, actor: Actor, note_id, version) -> tuple[Note, ChangeSet]:
     with transaction.atomic(using=alias):
         held = memory_get_visible(actor=actor, note_id=note_id, for_update=True)
         _require_change(actor, held)
-        if version in (None, "", "*"):  # "*" is If-Match's "any version": not one the person saw
-            raise DomainError(
-                "Say which version of the note you saw, in the If-Match header or as \"version\" in the body "
-                "(the note's ETag, or its \"version\" in a listing), so that what you keep is what you read.",
-                code="version_required", status=428,
-            )
-        if not isinstance(version, str):
-            raise DomainError("Name one version, as a string: the one you saw.", code="invalid_version")
+        version = require_version_seen(version, what="note")
         if held.state != Note.State.HELD:
             raise DomainError("This note is not waiting; only held notes can be kept.", code="not_held", status=409)
         if version != held.version:

@@ -158,3 +158,17 @@ def _readable_char(char: str) -> str:
     if char.isspace():
         return " "
     return "\ufffd" if unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn") else char
+
+
+def require_version_seen(version, *, what: str) -> str:
+    """The version of a held ``what`` ("note", "rule") the person saw, as a keep names it
+    (R-TAINT-6); 428 when none is named, 400 when it is not one string."""
+    if version in (None, "", "*"):  # "*" is If-Match's "any version": not one the person saw
+        raise DomainError(
+            f"Say which version of the {what} you saw, in the If-Match header or as \"version\" in the body "
+            f"(the {what}'s ETag, or its \"version\" in a listing), so that what you keep is what you read.",
+            code="version_required", status=428,
+        )
+    if not isinstance(version, str):
+        raise DomainError("Name one version, as a string: the one you saw.", code="invalid_version")
+    return version
