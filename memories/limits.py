@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 
 from memories.models import Layer, Turn, TurnRead
+from memories.sizes import NOTE_MAX_BYTES
 
 # A key is a short slug: "pref.tone", "orders.amount".
 KEY_MAX_CHARS = 64
 KEY_REGEX = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 KEY_PATTERN = re.compile(KEY_REGEX)
-# Key and value together, in UTF-8 bytes (R-SAVE-1).
-NOTE_MAX_BYTES = 1024
 # A value is text of at most NOTE_MAX_BYTES bytes, so at most that many characters.
 VALUE_MAX_CHARS = NOTE_MAX_BYTES
 

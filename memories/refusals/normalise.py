@@ -32,6 +32,8 @@ from memories.refusals.normalise_decode import decoded_runs
 from memories.refusals.normalise_pieces import pieces
 from memories.refusals.normalise_runs import separated_runs
 from memories.refusals.normalise_spelt import spelt_digits, spelt_letters
+from memories.refusals.secret_assignments import credential_name
+from memories.refusals.secret_values import up_to_a_note
 from memories.refusals.view import View, joined_lines, replaced
 from memories.refusals.wordlists import table
 
@@ -63,6 +65,12 @@ _CREDENTIAL_NAME_RE = re.compile(r"(?i)(?=[pstkac])(?:" + _KEYWORD_STEM_RE.patte
 _MARK_BEFORE_RE = re.compile(r"(?i)(?:\*|_|<[a-z][a-z0-9]*>)[^*_<>\n]*$")
 _MARK_AFTER_RE = re.compile(r"(?i)[^*_<>\n]*(?:\*|_|</[a-z][a-z0-9]*>)")
 _AFTER_NAME = 160  # characters after the name read with it: its value
+# An XML element with a value of one word, on the tag's line or a line of its own, or in CDATA
+# (a phrase between tags is secret_assignments' to judge).
+_ELEMENT_RE = re.compile(
+    r"<(?P<name>[A-Za-z_][\w.\-]{0,60})(?:\s[^<>]{0,200})?>\s*"
+    r"(?:<!\[CDATA\[(?P<cdata>[^\]\s]" + up_to_a_note(1) + r")\]\]>|(?P<val>[^<\s]" + up_to_a_note(1) + r"))"
+    r"\s*</(?P=name)>")
 
 
 def _token_shaped(pieces: list[str]) -> bool:
@@ -235,7 +243,8 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
     result += decoded
     result += char_codes(text)
     result += pieces(text, known)
-    for reading in (_ascii_quoted(text), display_order(text), _named_in_markup(text), spelt_digits(text),
+    for reading in (_ascii_quoted(text), display_order(text), _named_in_markup(text),
+                    _elements_as_settings(text), spelt_digits(text),
                     *spelt_letters(text), joined_literals(text), joined_literals(text, in_call=True)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
@@ -269,6 +278,25 @@ def _named_in_markup(text: str) -> View | None:
         snippets.append(View(shown.text, tuple((a + first, b + first) for a, b in shown.places)))
         covered = end
     return joined_lines(snippets)
+
+
+def _elements_as_settings(text: str) -> View | None:
+    """Each XML element named for a credential with a one-word value, read as the same setting in
+    a YAML or .env file, one line each: "<snykToken>\\n  1234…\\n</snykToken>" and "<password><![CDATA[…]]>
+    </password>" read "snykToken: 1234…", "password: …", so every rule about a name and its
+    value judges the element as it judges "name: value". None when no element names one."""
+    if "</" not in text:
+        return None
+    settings: list[View] = []
+    for element in _ELEMENT_RE.finditer(text):
+        if not credential_name(element.group("name")):
+            continue
+        value = "cdata" if element.group("cdata") is not None else "val"
+        colon = (element.end("name"), element.end("name") + 1)  # stands for the rest of the tag
+        places = ([(i, i + 1) for i in range(*element.span("name"))] + [colon, colon]
+                  + [(i, i + 1) for i in range(*element.span(value))])
+        settings.append(View(f"{element.group('name')}: {element.group(value)}", tuple(places)))
+    return joined_lines(settings)
 
 
 def _through(view: View, base: View) -> View:

@@ -37,6 +37,7 @@ from memories.refusals.secret_stand_ins import (
 )
 from memories.refusals.secret_values import (
     _compile,
+    up_to_a_note,
 )
 from memories.refusals.wordlists import words
 
@@ -62,7 +63,7 @@ _PHRASE_FIRST_RE = _compile(
 )
 # XML configuration (Maven's settings.xml, .NET, Tomcat): "<password>…</password>".
 _XML_ELEMENT_RE = _compile(
-    r"<(?P<name>[A-Za-z_][\w.\-]{1,60})(?:\s[^<>\n]{0,200})?>\s*(?P<val>[^<\n]{1,256}?)\s*</(?P=name)>"
+    r"<(?P<name>[A-Za-z_][\w.\-]{1,60})(?:\s[^<>\n]{0,200})?>\s*(?P<val>[^<\n]" + up_to_a_note(1) + r"?)\s*</(?P=name)>"
 )
 _DIRECTIVE_END_RE = _compile(r"[ \t]*(?:;|\r?\n|$)")
 
@@ -188,7 +189,7 @@ def _xml_elements(text: str, taken: Spans) -> Iterator[Candidate]:
 
 # An HTML form's password field with its value written in: '<input type="password" value="…">'.
 _PASSWORD_INPUT_RE = _compile(r"(?i)<input\b[^<>]*\btype\s*=\s*[\"']?password\b[^<>]*>")
-_VALUE_ATTRIBUTE_RE = _compile(r"(?i)\bvalue\s*=\s*(?:\"(?P<dq>[^\"<>]{1,128})\"|'(?P<sq>[^'<>]{1,128})')")
+_VALUE_ATTRIBUTE_RE = _compile(r"(?i)\bvalue\s*=\s*(?:\"(?P<dq>[^\"<>]" + up_to_a_note(1) + r")\"|'(?P<sq>[^'<>]" + up_to_a_note(1) + r")')")
 
 
 def _password_inputs(text: str, taken: Spans) -> Iterator[Candidate]:

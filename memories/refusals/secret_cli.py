@@ -19,6 +19,7 @@ from memories.refusals.secret_stand_ins import (
 )
 from memories.refusals.secret_values import (
     grouped_alternation,
+    up_to_a_note,
 )
 from memories.refusals.wordlists import entries
 
@@ -36,8 +37,9 @@ _COMMAND_RE = re.compile(
     + r")(?:\.exe)?(?=\s)",
     re.IGNORECASE | re.MULTILINE,
 )
-_VALUE = r"(?:'(?P<sq>[^'\n]{1,128})'|\"(?P<dq>[^\"\n]{1,128})\"|(?P<val>[^\s'\"]{1,128}))"
-_HOW = {"space": r"\s+" + _VALUE, "glued": _VALUE, "percent": r"\s+['\"]?[^\s%'\"]{1,64}%" + _VALUE}
+_VALUE = r"(?:'(?P<sq>[^'\n]" + up_to_a_note(1) + r")'|\"(?P<dq>[^\"\n]" + up_to_a_note(1) + r")\"|(?P<val>[^\s'\"]" + up_to_a_note(1) + r"))"
+_HOW = {"space": r"\s+" + _VALUE, "glued": _VALUE, "percent": r"\s+['\"]?[^\s%'\"]{1,64}%" + _VALUE,
+        "comma": r"\s+['\"]?[^\s,'\"]{1,64}," + _VALUE}
 _FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags if how in _HOW]
              for command, flags in _FLAGS.items()}
 # "first" / "argN": the command's first (N-th) argument that is no flag is the password, when the

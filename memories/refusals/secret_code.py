@@ -33,6 +33,7 @@ from memories.refusals.secret_values import (
     _char_classes,
     _looks_random,
     grouped_alternation,
+    up_to_a_note,
 )
 from memories.refusals.wordlists import entries
 
@@ -43,14 +44,16 @@ _CREDENTIAL_NAME = (
     r"credential|_pass(?![a-z]))\w*"  # "db_pass"; not "passenger"
 )
 _LITERAL_FIRST_RE = re.compile(
-    r"(?P<q>[\"'`])(?P<val>[^\"'`\s]{8,256})(?P=q)\s*(?:===|!==|==|!=)\s*" + _CREDENTIAL_NAME,
+    r"(?P<q>[\"'`])(?P<val>[^\"'`\s]" + up_to_a_note(8) + r")(?P=q)\s*(?:===|!==|==|!=)\s*" + _CREDENTIAL_NAME,
     re.IGNORECASE,
 )
-# The credential word is the whole name ("secret(…)", "password.assign(…)"): a function named
-# for what it fetches ("get_secret('payments/prod')") takes a reference, not the secret.
+# The credential word is the whole name ("secret(…)", "password.assign(…)") or a setter's
+# ("setPassword(…)", "builder.withApiKey(…)", "set_token(…)"): a function named for what it
+# fetches ("get_secret('payments/prod')") takes a reference, not the secret.
 _CALL_RE = re.compile(
-    r"(?<![\w.])(?:password|passwd|pwd|secret|token|api_?key|apikey|private_?key|credentials?)"
-    r"(?:\.(?:assign|set))?\(\s*@?(?P<q>[\"'`])(?P<val>[^\"'`\s]{8,256})(?P=q)",
+    r"(?:(?<![\w.])|(?<!\w)(?:set|with|use)_?)"
+    r"(?:password|passwd|pwd|secret|token|api_?key|apikey|private_?key|credentials?)"
+    r"(?:\.(?:assign|set))?\(\s*@?(?P<q>[\"'`])(?P<val>[^\"'`\s]" + up_to_a_note(8) + r")(?P=q)",
     re.IGNORECASE,
 )
 
@@ -70,7 +73,7 @@ _CREDENTIAL_CALL_RE = re.compile(
     r"(?<!\w)(?P<name>" + grouped_alternation(list(map(re.escape, _CREDENTIAL_CALLS))) + r")\(\s*")
 _CREDENTIAL_ARGUMENTS = {
     name: re.compile("".join(_STRING.format(i=i) for i in range(position))
-                     + r"(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q)")
+                     + r"(?P<q>[\"'])(?P<val>[^\"'\n]" + up_to_a_note(4) + r")(?P=q)")
     for name, position in _CREDENTIAL_CALLS.items()
 }
 
@@ -87,7 +90,7 @@ def _reads_as_password(value: str) -> bool:
 # "auth=('admin', '…')", "creds = ['admin', '…']", "credentials: ('ops', '…')".
 _PAIR_RE = re.compile(
     r"(?<![\w.])(?:auth|basic_auth|http_auth|creds?|credentials|login)\s*[:=]\s*[\[(]\s*"
-    r"(?P<uq>[\"'])[^\"'\n]{1,128}(?P=uq)\s*,\s*(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q)\s*[\])]",
+    r"(?P<uq>[\"'])[^\"'\n]{1,128}(?P=uq)\s*,\s*(?P<q>[\"'])(?P<val>[^\"'\n]" + up_to_a_note(4) + r")(?P=q)\s*[\])]",
     re.IGNORECASE,
 )
 
@@ -99,7 +102,7 @@ _PAIR_RE = re.compile(
 _SQL_IDENTIFIED_RE = re.compile(
     r"\b(?:(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)|CONNECT\s+TO|GRANT)\b[^;\n]{0,200}?"
     r"\bIDENTIFIED\s+(?:WITH\s+['\"]?\w+['\"]?\s+)?BY\s+(?:PASSWORD\s+)?"
-    r"(?:(?P<q>['\"])(?P<qval>[^'\"\n]{1,128})(?P=q)|(?P<val>[^\s;'\"\\,)]{1,128}))",
+    r"(?:(?P<q>['\"])(?P<qval>[^'\"\n]" + up_to_a_note(1) + r")(?P=q)|(?P<val>[^\s;'\"\\,)]" + up_to_a_note(1) + r"))",
     re.IGNORECASE,
 )
 # libcurl's options that carry a password (curl.se/libcurl/c/curl_easy_setopt.html), set to a
@@ -107,7 +110,7 @@ _SQL_IDENTIFIED_RE = re.compile(
 _CURL_OPTION_RE = re.compile(
     r"\bCURLOPT_(?P<option>USERPWD|PROXYUSERPWD|PASSWORD|PROXYPASSWORD|KEYPASSWD|SSLKEYPASSWD|SSLCERTPASSWD|"
     r"TLSAUTH_PASSWORD|PROXY_TLSAUTH_PASSWORD|PROXY_KEYPASSWD|XOAUTH2_BEARER)\s*,\s*"
-    r"(?P<q>[\"'])(?P<val>[^\"'\n]{1,256})(?P=q)"
+    r"(?P<q>[\"'])(?P<val>[^\"'\n]" + up_to_a_note(1) + r")(?P=q)"
 )
 _BOUND_RE = re.compile(r"^(?:[:?@$%{]|&\w)")
 # A fallback written beside an environment lookup is in the code for anyone to read:
@@ -116,8 +119,8 @@ _BOUND_RE = re.compile(r"^(?:[:?@$%{]|&\w)")
 _ENV_DEFAULT_RE = re.compile(
     r"(?<![\w.])(?:os\.)?(?:environ\.get|getenv|Getenv|env\.get|ENV\.fetch|System\.getenv)\(\s*"
     r"(?P<eq>[\"'])(?P<env>[^\"'\n]{1,128})(?P=eq)\s*"
-    r"(?:,\s*(?P<q>[\"'])(?P<val>[^\"'\n]{1,256})(?P=q)\s*\)"
-    r"|\)\s*(?:or|\|\||\?\?|\?:)\s*(?P<q2>[\"'])(?P<val2>[^\"'\n]{1,256})(?P=q2))"
+    r"(?:,\s*(?P<q>[\"'])(?P<val>[^\"'\n]" + up_to_a_note(1) + r")(?P=q)\s*\)"
+    r"|\)\s*(?:or|\|\||\?\?|\?:)\s*(?P<q2>[\"'])(?P<val2>[^\"'\n]" + up_to_a_note(1) + r")(?P=q2))"
 )
 # The name the lookup is assigned to, read back from the call ("SECRET := getenv(…)").
 _ASSIGNED_NAME_RE = re.compile(r"(?P<name>[A-Za-z_][\w.]{0,80})\s*:?=\s*(?:os\.)?$")
@@ -167,7 +170,7 @@ def _statement_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
 # ('("username", "password", "email")') hold words, so the value must be shaped like a password.
 _NAMED_LITERAL_RE = re.compile(
     r"(?P<nq>[\"'])(?P<name>[A-Za-z][\w.\-]{1,63})(?P=nq)\s*(?:,|\]\s*=)\s*"
-    r"(?=(?P<q>[\"'])(?P<val>[^\"'\n]{4,256})(?P=q))")  # the value a look-ahead: it may name the next
+    r"(?=(?P<q>[\"'])(?P<val>[^\"'\n]" + up_to_a_note(4) + r")(?P=q))")  # the value a look-ahead: it may name the next
 
 
 _PASSWORD_NAME_RE = re.compile(r"(?i)pass|pwd|pw(?![a-z])")

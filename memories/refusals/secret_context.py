@@ -33,6 +33,7 @@ from memories.refusals.secret_values import (
     _random_part,
     _wordiness,
     grouped_alternation,
+    up_to_a_note,
 )
 from memories.refusals.wordlists import words
 
@@ -41,7 +42,7 @@ from memories.refusals.wordlists import words
 _CURL_USER_RE = _compile(
     # The user may be empty ("-u :password") or quoted apart ('--user "{id}":"{secret}"').
     r"(?:^|\s)(?:-u|(?:--user|--proxy-user)(?![\w\-]))\s*[\"']?(?P<user>[^\s:\"']{0,64})[\"']?:[\"']?"
-    r"(?P<val>[^\s\"']{1,128})"
+    r"(?P<val>[^\s\"']" + up_to_a_note(1) + r")"
 )
 _SOCAT_OPTIONS_RE = _compile(r"\d{1,5}(?:,[\w\-=.]+)+")
 _AUTH_WORD_RE = _compile(
@@ -50,7 +51,10 @@ _AUTH_WORD_RE = _compile(
 _AUTH_TAIL_RE = _compile(
     r"(?i)(?:(?P<header>(?<=authorization)|(?<=api-key)|(?<=auth-token)|(?<=access-token)"
     r"|(?<=api-token))\s*[:=]\s*[\"']?\s*"
-    r"(?:(?P<scheme>bearer|token|basic|apikey|api-token|api-key|sso-key|digest|ssws|splunk)\s+)?"
+    # The schemes of IANA's HTTP Authentication Scheme Registry, Microsoft's and the vendors'.
+    r"(?:(?P<scheme>bearer|token|basic|apikey|api-token|api-key|sso-key|digest|ssws|splunk|ntlm|negotiate"
+    r"|kerberos|oauth|dpop|gnap|hoba|mutual|privatetoken|concealed|scram-sha-1|scram-sha-256|vapid|hawk"
+    r"|aws4-hmac-sha256|key)\s+)?"
     r"|(?<=bearer)\s+|(?<=basic)\s+)"
     r"(?P<val>[A-Za-z0-9\-._~+/]{8,}={0,2})"
 )
@@ -149,10 +153,10 @@ _GENERIC_TAIL_RE = _compile(
     # Quoted values may hold any printable character (Django keys: "k3#x!(-_=+)..."); bare
     # values stop at the first character outside the base64 / URL-safe alphabets.
     # A space pasted inside the quotes with the value ("' T5LJ…= '") is not part of it.
-    r"(?:@?\" ?(?P<dq>[^\"\s]{8,512}) ?\"|' ?(?P<sq>[^'\s]{8,512}) ?'|` ?(?P<bq>[^`\s]{8,512}) ?`"
-    r"|(?P<val>[A-Za-z0-9+/=_.~\-]{12,256})"
+    r"(?:@?\" ?(?P<dq>[^\"\s]" + up_to_a_note(8) + r") ?\"|' ?(?P<sq>[^'\s]" + up_to_a_note(8) + r") ?'|` ?(?P<bq>[^`\s]" + up_to_a_note(8) + r") ?`"
+    r"|(?P<val>[A-Za-z0-9+/=_.~\-]" + up_to_a_note(12) + r")"
     # A bare value with symbols ("m{{h}o)p$…"): only right after an assignment to a strong word.
-    r"|(?P<sym>[^\s\"'`]{8,256}))",
+    r"|(?P<sym>[^\s\"'`]" + up_to_a_note(8) + r"))",
     re.IGNORECASE,
 )
 _STRONG_KEYWORD_RE = _compile(r"(?i)api|s[e3]cr[e3]t|t[o0]k[e3]n|auth|credential|access|private|signing")

@@ -144,12 +144,16 @@ _JWT_RULE = _vendor(
     priority=85,
 )
 
-# Private keys: detect-secrets knows the headers; the span runs to the END line (or to the end
-# of the note, which may be cut at 1 KB). A header without dashes and without a base64 body is
-# talk about keys ("never paste BEGIN RSA PRIVATE KEY blocks"), not a key.
+# Private keys: detect-secrets knows the common headers; RFC 7468 and the tools name more
+# ("ENCRYPTED PRIVATE KEY", OpenSSL's "ANY PRIVATE KEY", PuTTY's version 3 files), so any label
+# ending in PRIVATE KEY counts: a key encrypted with a passphrase is still the key. The span runs
+# to the END line (or to the end of the note, which may be cut at 1 KB). A header without dashes
+# and without a base64 body is talk about keys ("never paste BEGIN RSA PRIVATE KEY blocks").
+_PRIVATE_KEY_HEADERS = [p.pattern for p in PrivateKeyDetector.denylist] + [
+    r"BEGIN (?:[A-Z0-9]+ ){1,4}PRIVATE KEY(?: BLOCK)?", r"PuTTY-User-Key-File-\d"]
 _PRIVATE_KEY_RULE = _vendor(
     "private_key",
-    r"(?:-----\s*)?(?:" + "|".join(p.pattern for p in PrivateKeyDetector.denylist) + r")(?:-----)?"
+    r"(?:-----\s*)?(?:" + "|".join(_PRIVATE_KEY_HEADERS) + r")(?:-----)?"
     r"[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
     ("private key", "putty-user-key"),
     accept=lambda m, t: m.group().startswith("-----") or "PuTTY" in m.group()

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from memories.refusals.secret_bare import _password_shaped
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
-from memories.refusals.secret_values import _char_classes, _compile
+from memories.refusals.secret_values import _char_classes, _compile, up_to_a_note
 
 __all__ = ["find_login_values"]
 
@@ -34,7 +34,7 @@ _DOMAIN_RE = _compile(r"[\w\-]+(?:\.[\w\-]+)+")
 # Read from each address found: the value after it, or the value before it.
 _VALUE_AFTER_RE = _compile(rf"{_SIDE}(?P<val>[^\s\"'`/|]{{8,64}})")
 _VALUE_BEFORE_RE = _compile(rf"(?<![^\s=:(\[])(?P<val>[^\s\"'`/|=:]{{8,64}}){_SIDE}$")
-_CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]{8,128}):\1(?=\s|$)")
+_CURL_USER_RE = _compile(r"(?:-u|--user)\s+([\"']?)(?P<val>[^\s\"':]" + up_to_a_note(8) + r"):\1(?=\s|$)")
 # Read from each colon: the login before it, the password after it.
 _LOGIN_BEFORE_RE = _compile(r"(?<![\w@:/.\-])[a-z][a-z0-9._\-]{1,31}$")
 _PASSWORD_AFTER_RE = _compile(r"(?P<val>[^\s:/@\"'`]{8,64})(?=[\s,;)]|$)")

@@ -28,35 +28,36 @@ from memories.refusals.secret_stand_ins import (
 )
 from memories.refusals.secret_values import (
     _compile,
+    up_to_a_note,
 )
 
 _SECRET_KIND_RE = _compile(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
 _DATA_RE = _compile(r"(?m)^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*$")
-_ENTRY_RE = _compile(r"(?m)^(?P<indent>[ \t]*)[\w.\-]+:[ \t]*[\"']?(?P<val>[^\s\"'#]{1,512})[\"']?[ \t]*$")
+_ENTRY_RE = _compile(r"(?m)^(?P<indent>[ \t]*)[\w.\-]+:[ \t]*[\"']?(?P<val>[^\s\"'#]" + up_to_a_note(1) + r")[\"']?[ \t]*$")
 _DOCKER_AUTH_RE = _compile(r"\"auth\"\s*:\s*\"(?P<val>[A-Za-z0-9+/]{8,}={0,2})\"")
 # The host has a dot or is localhost / "*" (so IPv6 groups and clock times do not read as one).
 _PGPASS_RE = _compile(
     r"(?<![\w.:/\-])(?P<host>[A-Za-z0-9\-]*\.[A-Za-z0-9.\-]+|localhost|\*):(?:\d{1,5}|\*)"
-    r":[\w*\-.]+:[\w*\-.@]+:(?P<val>[^\s:]{4,128})"
+    r":[\w*\-.]+:[\w*\-.@]+:(?P<val>[^\s:]" + up_to_a_note(4) + r")"
 )
 # A variable's entry, its name then its value: "- name: DB_PASSWORD\n  value: …" (YAML),
 # '{"name": "DB_PASSWORD", "value": "…"}' (JSON), "ParameterKey=DbPassword,ParameterValue=…".
 _NAME_THEN_VALUE_RE = _compile(
     r"(?i)[\"']?(?:name|key|parameterkey)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w.\-]{2,80})[\"']?"
     r"[ \t]*(?:,[ \t]*|\r?\n[ \t]*(?:-[ \t]+)?)"
-    r"[\"']?(?:value|parametervalue)[\"']?[ \t]*[:=][ \t]*(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'"
-    r"|(?P<val>[^\s\"',}\]]{1,256}))")
+    r"[\"']?(?:value|parametervalue)[\"']?[ \t]*[:=][ \t]*(?:\"(?P<dq>[^\"\n]" + up_to_a_note(1) + r")\"|'(?P<sq>[^'\n]" + up_to_a_note(1) + r")'"
+    r"|(?P<val>[^\s\"',}\]]" + up_to_a_note(1) + r"))")
 # Any element whose name attribute names a credential and whose value attribute or text holds it:
 # NuGet's '<add key="ClearTextPassword" value="…" />', Maven's and Spring's '<property
 # name="password" value="…"/>', Java's properties XML '<entry key="password">…</entry>', .NET's '<setting name="…"><value>…'.
 _ATTRIBUTE_PAIR_RE = _compile(
     r"<[\w:.\-]+\s[^<>]*?\b(?:key|name)\s*=\s*\"(?P<name>[^\"<>]{1,80})\"[^<>]*?"
-    r"\bvalue\s*=\s*\"(?P<val>[^\"<>\n]{1,256})\"",
+    r"\bvalue\s*=\s*\"(?P<val>[^\"<>\n]" + up_to_a_note(1) + r")\"",
     re.IGNORECASE,
 )
 _NAMED_ELEMENT_RE = _compile(
     r"<(?P<tag>[\w:.\-]+)\s[^<>]*?\b(?:key|name)\s*=\s*\"(?P<name>[^\"<>]{1,80})\"[^<>/]*>"
-    r"\s*(?:<value>\s*)?(?P<val>[^<\s]{1,256})\s*(?:</value>\s*)?</(?P=tag)>",  # .NET's <setting><value>
+    r"\s*(?:<value>\s*)?(?P<val>[^<\s]" + up_to_a_note(1) + r")\s*(?:</value>\s*)?</(?P=tag)>",  # .NET's <setting><value>
     re.IGNORECASE,
 )
 

@@ -34,6 +34,7 @@ from memories.refusals.secret_values import (
     _compile,
     _looks_like_path,
     _looks_random,
+    up_to_a_note,
 )
 
 # A run in the base64 / URL-safe alphabets, then what must come right before it: a word of
@@ -41,7 +42,7 @@ from memories.refusals.secret_values import (
 # strings: '"artifactory", "…"') and maybe a quote. The word
 # starts after a space, a quote or a bracket, never inside a path, an address, a variable or a
 # longer name ("a_b", "a.b", "a-b"). Runs are found first: a note has few, and words many.
-_VALUE_RUN_RE = _compile(r"[A-Za-z0-9+/_\-~.]{20,256}={0,2}")
+_VALUE_RUN_RE = _compile(r"[A-Za-z0-9+/_\-~.]" + up_to_a_note(20) + r"={0,2}")
 _NAME_BEFORE_RE = _compile(
     r"(?<![\w\-./@$&%#:=+~\\])(?P<name>[A-Za-z][A-Za-z0-9]{3,23})"
     r"(?:[\"'`]?\s*(?::=|=>|[:=])\s*|[ \t]+|[\"'`]\s*,\s*(?=[\"'`]))(?P<q>[\"'`]?)$"

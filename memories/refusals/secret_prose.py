@@ -27,6 +27,7 @@ from memories.refusals.secret_stand_ins import (
 from memories.refusals.secret_values import (
     _compile,
     grouped_alternation,
+    up_to_a_note,
 )
 from memories.refusals.wordlists import words
 
@@ -146,13 +147,13 @@ _VERB_OBJECT_AFTER_RE = re.compile(r"[`'\"]?,?\s+(?:to|into|through|along|as|for
 
 # Printable ASCII (no quotes or backtick) plus Latin letters with accents ("Frühling2024!"),
 # Greek and Cyrillic ("Лето2024!"); not CJK, so "パスワードはabc123です" stops before "です".
-_VALUE = r"[\x21\x23-\x26\x28-\x5f\x61-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,128}"
+_VALUE = r"[\x21\x23-\x26\x28-\x5f\x61-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]" + up_to_a_note(1) + r""
 # A double-quoted value may have its quotes escaped, as in code that builds code
 # ($password = \"goodspec\";) or JSON inside a JSON string.
 _QUOTED_VALUE = (
-    r"(?P<esc>\\)?\"(?P<dq>(?(esc)[^\"\\\n]|[^\"\n]){1,128})(?(esc)\\)\""
-    r"|'(?P<sq>[^'\n]{1,128})'|`(?P<bq>[^`\n]{1,128})`"
-    r"|“(?P<cq>[^”\n]{1,128})”"
+    r"(?P<esc>\\)?\"(?P<dq>(?(esc)[^\"\\\n]|[^\"\n])" + up_to_a_note(1) + r")(?(esc)\\)\""
+    r"|'(?P<sq>[^'\n]" + up_to_a_note(1) + r")'|`(?P<bq>[^`\n]" + up_to_a_note(1) + r")`"
+    r"|“(?P<cq>[^”\n]" + up_to_a_note(1) + r")”"
 )
 _PASSWORD_TAIL_RE = _compile(
     DECLARATOR +

@@ -24,6 +24,7 @@ from memories.refusals.secret_stand_ins import (
 )
 from memories.refusals.secret_values import (
     _compile,
+    up_to_a_note,
 )
 
 __all__ = ["find_table_passwords"]
@@ -39,7 +40,7 @@ _SEPARATOR_ROW_RE = _compile(r"^[\s|:\-+]+$")
 _ROWS_READ = 20
 _VARIABLE_RE = _compile(
     r"variable\s+\"(?P<name>[\w\-]*(?:password|passwd|secret|token|api_?key|private_?key)[\w\-]*)\"\s*\{"
-    r"[^{}]{0,400}?\bdefault\s*=\s*\"(?P<val>[^\"\n]{1,128})\"", re.IGNORECASE)
+    r"[^{}]{0,400}?\bdefault\s*=\s*\"(?P<val>[^\"\n]" + up_to_a_note(1) + r")\"", re.IGNORECASE)
 
 
 def find_table_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:

@@ -31,6 +31,7 @@ from memories.refusals.secret_values import (
     _char_classes,
     _compile,
     _looks_random,
+    up_to_a_note,
 )
 from memories.refusals.wordlists import words
 
@@ -189,7 +190,7 @@ _OTHER_KEY_NOUN_RE = _compile(
     r"|toegangs(?:sleutel|token)|api[ \-]?nyckel|åtkomst(?:nyckel|token)|klucz (?:api|dostępu)|ключ (?:api|доступа)"
     r"|токен(?: доступа)?|api ?キー|アクセストークン|api ?密[钥鑰]|访问令牌|令牌|api ?키|액세스 ?토큰"
 )
-_KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]{16,256}")
+_KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]" + up_to_a_note(16) + r"")
 _JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
 _WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
 _DATA_KEYS = _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS

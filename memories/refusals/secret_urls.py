@@ -26,6 +26,7 @@ from memories.refusals.secret_stand_ins import (
 )
 from memories.refusals.secret_values import (
     _compile,
+    up_to_a_note,
 )
 
 # Masked or removed, said in one word: the note keeps the URL's shape without its password.
@@ -56,7 +57,7 @@ CREDENTIAL_URL_PATTERN = (
     r"(?<![A-Za-z0-9+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{1,30})://"
     # The password runs to the last "@" before the host: people paste unencoded passwords
     # with "@", "&" or "$" in them ("https://ci:p@ss&w$rd@git.example.com").
-    r"(?P<user>[^\s:/@\"'<>]{0,128}):(?P<password>[^\s/\"'<>]{1,256})@"
+    r"(?P<user>[^\s:/@\"'<>]{0,128}):(?P<password>[^\s/\"'<>]" + up_to_a_note(1) + r")@"
     r"(?P<host>[A-Za-z0-9\-._~%\[\]:]+)"
 )
 
@@ -96,7 +97,7 @@ _ADO_CONTEXT_RE = _compile(
 )
 ADO_PATTERN = (
     r"(?i)(?<![A-Za-z])(?:password|pwd|passwd)\s*=\s*[\"'{]?"
-    r"(?P<value>[^;\"'}\s]{1,128})(?=[\"'}]?\s*(?:;|$|\s))"
+    r"(?P<value>[^;\"'}\s]" + up_to_a_note(1) + r")(?=[\"'}]?\s*(?:;|$|\s))"
 )
 
 

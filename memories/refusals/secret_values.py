@@ -15,6 +15,15 @@ from detect_secrets.plugins.high_entropy_strings import (
     HexHighEntropyString,
 )
 
+from memories.sizes import NOTE_MAX_BYTES
+
+
+def up_to_a_note(fewest: int) -> str:
+    """A regex count from ``fewest`` to a whole note's length: no value a rule reads is cut
+    short by the rule (an Azure refresh token or a JWT with many claims runs past 512
+    characters), and none can be longer than the note holding it."""
+    return f"{{{fewest},{NOTE_MAX_BYTES}}}"
+
 
 def _compile(pattern: str, flags: int = 0) -> re.Pattern:
     return re.compile(pattern, flags)

@@ -177,6 +177,12 @@ def _webhook_path_is_key(match: re.Match, text: str) -> bool:
                for part in match.group("path").split("/"))
 
 
+def _license_key_groups(match: re.Match, text: str) -> bool:
+    """Groups that vary ("XXXXX-XXXXX-…" and "12345-12345-…" are how a manual leaves it out)."""
+    groups = match.group("value").split("-")
+    return len(set(groups)) == len(groups) and len(set(match.group("value")) - {"-"}) >= 8
+
+
 # Rules that are no vendor's format: where a random path says "key" by itself (the UUID layout of
 # random text is checked on the random-string candidates, secret_random._find_high_entropy).
 SHAPE_RULES: list[_Rule] = [
@@ -186,6 +192,15 @@ SHAPE_RULES: list[_Rule] = [
             r"https?://[A-Za-z0-9.\-]+(?::\d+)?/(?:[A-Za-z0-9._~\-]+/){0,4}?(?i:web-?hooks?|hooks?)/"
             r"(?P<path>[A-Za-z0-9_\-]+(?:/[A-Za-z0-9_\-]+){0,4})",
             ("hook",), priority=80, accept=_webhook_path_is_key, min_run=24),
+    # A software licence's key: groups of capitals and digits (Windows' five groups of five, most
+    # vendors' the same way) after the words that name one. A product's or an order's code is an
+    # identifier, so "product code" names none.
+    _vendor("license_key",
+            r"(?i:\b(?:(?:licen[cs]e|activation|registration)[ _\-]?(?:key|code)|(?:product|serial|cd)[ _\-]?key)s?)"
+            r"[^\S\n]*(?:[:=#\-]|is|was)?[^\S\n]*[\"'`]?"
+            r"(?P<value>[A-Z0-9]{4,8}(?:-[A-Z0-9]{4,8}){3,7})(?![\w\-])",
+            ("licen", "activation", "registration", "product", "serial", "cd key", "cd-key", "cd_key", "cdkey"),
+            group="value", priority=78, accept=_license_key_groups),
 ]
 
 

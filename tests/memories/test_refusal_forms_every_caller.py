@@ -1,4 +1,4 @@
-"""Issue 18, thirteenth to fifteenth sessions: the forms these sessions' rules read (SPEC R-SAVE-2, R-SAVE-8)
+"""Issue 18, thirteenth to seventeenth sessions: the forms these sessions' rules read (SPEC R-SAVE-2, R-SAVE-8)
 are refused from every caller that can write text, through the HTTP API: an agent's save in a
 person's turn, a bot's save in its own turn, a person's own save (key or value), and an instance
 admin's required rule. A table's values in the new forms are refused (R-SAVE-3) in a region's
@@ -8,6 +8,8 @@ read through another database. Nothing is stored and the text is never echoed.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 
 import pytest
@@ -46,6 +48,18 @@ FORMS = {
     "piped-into-login": 'echo "Qm7vX2pLk9Zt4WbR" | docker login -u ci --password-stdin',
     "token-near-its-noun": "new token for the CI bot Qm7vX2pLk9Zt4WbR",
     "api-key-in-french": "clé API : Qm7vX2pLk9Zt4WbR",
+    # Seventeenth session: a value longer than the rules read, every private key's armour, an XML
+    # element as a setting, a setter, a licence key, an authentication scheme, a Redis directive.
+    "long-refresh-token": '{"refresh_token": "1.' + ".".join(
+        base64.urlsafe_b64encode(hashlib.sha256(bytes([i])).digest()).decode()[:16] for i in range(40)) + '"}',
+    "encrypted-private-key": ("-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
+                              "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQIc2FsdHNhbHQCAggA\n"
+                              "-----END ENCRYPTED PRIVATE KEY-----"),
+    "xml-token-element": "<snykToken>\n  12345678-abcd-4bcd-abcd-1234567890ab\n</snykToken>",
+    "setter": 'builder.setPassword("Qm7vX2pLk9Zt4WbR");',
+    "activation-key": "Activation key : ZAQWS-XCDER-VBGTR-FRTGU-KLMNX",
+    "ntlm-header": "Authorization: NTLM TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAKAO5CAAAADw==",
+    "redis-requirepass": "requirepass Qm7vX2pLk9Zt4WbR",
     "token-read-out": " ".join(
         {"_": "underscore"}.get(c) or ("zero one two three four five six seven eight nine".split()[int(c)] if c.isdigit()
                                       else ("capital " if c.isupper() else "") + NATO[c.lower()]) for c in TOKEN),
