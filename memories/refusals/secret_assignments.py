@@ -76,7 +76,7 @@ def directive(text: str, name_start: int, literal_end: int) -> bool:
             and _DIRECTIVE_END_RE.match(text, literal_end) is not None)
 _NAME_PART_RE = _compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _KEYWORD_LOOKALIKES = words("secrets_keyword_lookalikes")
-_PASSWORD_PARTS = frozenset({"password", "passwd", "pwd", "passphrase", "passcode", "passwords"})
+_PASSWORD_PARTS = frozenset({"password", "passwd", "pwd", "passphrase", "passcode", "passwords", "psk"})
 _KEY_QUALIFIERS = frozenset(
     {"api", "auth", "access", "private", "priv", "signing", "client", "secret", "encryption",
      "master", "service", "account", "db", "database", "session", "webhook", "bearer", "refresh"}

@@ -114,7 +114,9 @@ def _keyword_identifier(
 _PASSWORD_WORDS = (
     # Definite forms first: an alternation takes the first that matches ("lösenordet är …").
     r"l(?:ö|o)senordet|passordet|adgangskoden|"
-    r"password|passwd|pwd|passphrase|passcode|passwort|kennwort|contrase(?:ñ|n)a|senha|"
+    # A Wi-Fi network's or a VPN's pre-shared key is its password: "psk=…" (wpa_supplicant,
+    # hostapd's "wpa_psk="), only where it is assigned ("PSK-RC4-SHA" is a cipher).
+    r"password|passwd|pwd|passphrase|passcode|psk(?=[ \t]*[=:])|passwort|kennwort|contrase(?:ñ|n)a|senha|"
     r"mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord|adgangskode|salasana|"
     r"heslo|jelsz(?:ó|o)|mdp|"
     # Spelt to slip past a word list: "p@ssw0rd", "passw0rd", "p a s s w o r d", "pass word",

@@ -14,6 +14,8 @@ of them, not for the case. Each line of ``_REFUSED`` (and the note-long value) p
   "password('…')" was.
 * **Command lines from the tools' manuals**: "sshpass -pX", "lftp -u user,X", "hdbsql -p X",
   "cmdkey /pass:X", "rabbitmqctl add_user user X", Redis' "requirepass X" / "masterauth X".
+* **A Wi-Fi or VPN pre-shared key** where it is assigned ("psk=…", "wpa_psk=…"); macOS'
+  "security add-generic-password -w X".
 * **Every HTTP authentication scheme** (IANA's registry, NTLM, Kerberos): "Authorization: NTLM …".
 * **A software licence's key** after the words that name one ("Activation key : ZAQWS-…").
 """
@@ -75,6 +77,11 @@ _REFUSED = {
     "rabbitmq-change-password": ("sudo rabbitmqctl change_password etl Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
     "redis-requirepass": ("requirepass Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
     "redis-config-set": ("redis-cli CONFIG SET masterauth Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
+    "macos-keychain": ("security add-generic-password -a etl -s db -w Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
+    # A Wi-Fi network's pre-shared key, where it is assigned.
+    "wpa-supplicant-psk": ('network={\n    ssid="office"\n    psk="Qv7#tR2m!xL9"\n}', "Qv7#tR2m!xL9"),
+    "hostapd-psk": ("wpa_psk=Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
+    "psk-phrase": ('psk="blue horse under the bridge"', "blue horse under the bridge"),
     # HTTP authentication schemes.
     "ntlm": ("Authorization: NTLM TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAKAO5CAAAADw==",
              "TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAKAO5CAAAADw=="),
@@ -109,6 +116,10 @@ _PASSING = {
     "rabbitmq-list": "rabbitmqctl list_users",
     "requirepass-variable": "requirepass ${REDIS_PASSWORD}",
     "lftp-no-password": "lftp -u etl sftp://files.example.org",
+    "psk-cipher": "openssl s_client -psk-identity etl -cipher PSK-RC4-SHA",
+    "psk-mode": "WPA2-PSK: required for the guest network.",
+    "psk-placeholder": 'psk="your-passphrase-here"',
+    "keychain-no-password": "security find-generic-password -a etl -s db -w",
     "ntlm-in-prose": "The Authorization: NTLM handshake needs three round trips.",
     "negotiate-in-prose": "Authorization: Negotiate is what Kerberos uses in browsers.",
     "license-placeholder": "Product key: XXXXX-XXXXX-XXXXX-XXXXX-XXXXX",
