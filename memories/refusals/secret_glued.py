@@ -3,7 +3,7 @@
 name ends, so the assignment rules (secret_context) read the whole word as a name; the random-run
 rule (secret_random) sees a run whose words make it no key.
 
-The word right before the dash or dot must be a credential's own (secret, token, private, api
+The word right before the dash, dot or underscore ("token_9f3a…") must be a credential's own (secret, token, private, api
 key), and the value one run of letters and digits, judged as after "api_key="
 (``_looks_random(..., with_keyword=True)``): "private-subnet-0a1b…" and
 "secret-manager-projects-1234…" name things. UUIDs are left alone: "secret-<uuid>" is how generated resource names read
@@ -31,7 +31,7 @@ __all__ = ["find_glued_credentials"]
 # Searched in the lower-cased text (the same length as the note: secrets._lowercase_same_length),
 # where a plain alternation is several times faster than a case-blind one over the note.
 _GLUED_RE = _compile(
-    r"(?:secret|token|private|api[_\-]?key)[\-.]"
+    r"(?:secret|token|private|api[_\-]?key)[\-._]"
     r"(?P<value>[a-z0-9]" + up_to_a_note(16) + r")(?![a-z0-9_\-.@/])"
 )
 

@@ -14,6 +14,7 @@ of them, not for the case. Each line of ``_REFUSED`` (and the note-long value) p
   "password('…')" was.
 * **Command lines from the tools' manuals**: "sshpass -pX", "lftp -u user,X", "hdbsql -p X",
   "cmdkey /pass:X", "rabbitmqctl add_user user X", Redis' "requirepass X" / "masterauth X".
+* **A name glued to its value by "_"** ("token_9f3a…") as by "-" and "." (secret_glued).
 * **A Wi-Fi or VPN pre-shared key** where it is assigned ("psk=…", "wpa_psk=…"); macOS'
   "security add-generic-password -w X".
 * **Every HTTP authentication scheme** (IANA's registry, NTLM, Kerberos): "Authorization: NTLM …".
@@ -78,6 +79,8 @@ _REFUSED = {
     "redis-requirepass": ("requirepass Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
     "redis-config-set": ("redis-cli CONFIG SET masterauth Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
     "macos-keychain": ("security add-generic-password -a etl -s db -w Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
+    # A credential's name glued to its value by "_" as by "-" or ".".
+    "glued-underscore": ("token_9f3a1c2e7b4d5e6f8a9b0c1d2e3f4a5b", "9f3a1c2e7b4d5e6f8a9b0c1d2e3f4a5b"),
     # A Wi-Fi network's pre-shared key, where it is assigned.
     "wpa-supplicant-psk": ('network={\n    ssid="office"\n    psk="Qv7#tR2m!xL9"\n}', "Qv7#tR2m!xL9"),
     "hostapd-psk": ("wpa_psk=Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
@@ -116,6 +119,8 @@ _PASSING = {
     "rabbitmq-list": "rabbitmqctl list_users",
     "requirepass-variable": "requirepass ${REDIS_PASSWORD}",
     "lftp-no-password": "lftp -u etl sftp://files.example.org",
+    "glued-name": "cache_token_bucket_size",
+    "glued-resource": "private_subnet_0a1b2c3d4e5f6a7b8",
     "psk-cipher": "openssl s_client -psk-identity etl -cipher PSK-RC4-SHA",
     "psk-mode": "WPA2-PSK: required for the guest network.",
     "psk-placeholder": 'psk="your-passphrase-here"',
