@@ -61,10 +61,12 @@ _PRE_SKIP = words("people_pre_skip")  # "my manager is Will"
 _PRE_PEOPLE_ONLY = _PRE_PERSONAL - words("people_pre_not_people_only")
 
 # After a name: "Will said", "May prefers", "Grant is on leave", "Jordan from sales".
-_POST_VERBS = words("people_post_verbs")
-# The same without the words that are also plural nouns ("Short replies", "Page likes",
-# "Release notes"): for ambiguous and unknown words.
-_POST_VERBS_STRICT = _POST_VERBS - words("people_post_verbs_plural_nouns")
+# After a word the name lists call a name, also what a person does at work ("Diego fixed the
+# join", "Sofia owns the pipeline").
+_POST_VERBS = words("people_post_verbs") | words("people_post_work_verbs")
+# Without those, and without the words that are also plural nouns ("Short replies", "Page
+# likes", "Release notes"): for ambiguous and unknown words.
+_POST_VERBS_STRICT = words("people_post_verbs") - words("people_post_verbs_plural_nouns")
 _POST_STATE = words("people_post_state")
 # "Goode was born in Exeter": for names no list calls ambiguous.
 _POST_PASSIVE = words("people_post_passive")

@@ -135,6 +135,7 @@ def test_a_table_value_in_a_new_form_is_refused_for_every_caller(owner, workspac
 PEOPLE_FORMS = {
     "hyphenated-chinese-name": "Wong Yeung-tat owns the ingestion job.",
     "initials-only": "J.O. asked for a refund on the March invoice.",
+    "name-before-a-work-verb": "Diego fixed the join on orders yesterday.",  # seventeenth session
 }
 
 

@@ -70,8 +70,9 @@ FROZEN = [
     # issue 18: lives, lived, began; then reporting verbs (argues, discusses, …)
     # then "sagte", "dijo", "disse", "dit", "detto", "gesagt" … (notes in other languages, 14th session)
     # then 54 verbs of what a person does ("spoke", "vowed", "sang", "tweeted"; 15th session)
-    ("memories.refusals.people_words", "_POST_VERBS", 158,
-     "42b1f57812a2ccf5ef527f2e82b2f91193d7988d9dfaa1eac063318d25857f3d"),
+    # then 56 verbs of a data team's work after a known name ("fixed", "owns"; 17th session)
+    ("memories.refusals.people_words", "_POST_VERBS", 214,
+     "75855fd2943089205d8224e74df3d8d69b90ba885cfdc8480f9fb9c7a6a9efe2"),
     # follows _POST_VERBS (issue 18)
     ("memories.refusals.people_words", "_POST_VERBS_STRICT", 122,
      "57b112e5c122ddc905553765e1ccdf9613c4de4859ae153517353385144f0d1c"),
@@ -144,8 +145,9 @@ def test_there_are_data_files():
     # the words of talk about a password in eight more languages (secret_stand_ins.py, the same), and
     # the syllables and surnames of Hong Kong and Taiwan names (people_hyphenated.py, the same), and
     # the dotted capitals that are no one's initials (people_initials.py, the same), and the nouns
-    # a thing's name follows (secret_unjoined.py, the same)
-    assert len(DATA_FILES) == 62
+    # a thing's name follows (secret_unjoined.py, the same), and the verbs of a data team's work
+    # after a known name (people_words.py, seventeenth session)
+    assert len(DATA_FILES) == 63
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
