@@ -18,6 +18,8 @@ of them, not for the case. Each line of ``_REFUSED`` (and the note-long value) p
 * **A Wi-Fi or VPN pre-shared key** where it is assigned ("psk=…", "wpa_psk=…"); macOS'
   "security add-generic-password -w X".
 * **Every HTTP authentication scheme** (IANA's registry, NTLM, Kerberos): "Authorization: NTLM …".
+* **Vendors' formats** from their documentation: MailerSend ("mlsn." + 64 hex), Twitch chat
+  ("oauth:" + 30). A probe of 80 public prefixes found these two missing.
 * **A software licence's key** after the words that name one ("Activation key : ZAQWS-…").
 """
 
@@ -90,6 +92,11 @@ _REFUSED = {
              "TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAKAO5CAAAADw=="),
     "dpop": ("Authorization: DPoP eyJhbGciOiJFUzI1NiIsInR5cCI6ImRwb3Arand0In0x7Qv9",
              "eyJhbGciOiJFUzI1NiIsInR5cCI6ImRwb3Arand0In0x7Qv9"),
+    # Vendors' formats from their documentation, alone in a note.
+    "mailersend": ("mlsn.3f9a1c2e7b4d5e6f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f",
+                   "mlsn.3f9a1c2e7b4d5e6f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f"),
+    "twitch-chat": ("the chat bot token is oauth:qv7tr2mxl9kpzx3wn8bh4gt1abcdef",
+                    "oauth:qv7tr2mxl9kpzx3wn8bh4gt1abcdef"),
     # Licence keys.
     "activation-key": ("Activation key : ZAQWS-XCDER-VBGTR-FRTGU-KLMNX", "ZAQWS-XCDER-VBGTR-FRTGU-KLMNX"),
     "serial-key-no-digits": ("serial key - QWERT-ASDFG-ZXCVB-POIUY", "QWERT-ASDFG-ZXCVB-POIUY"),
@@ -121,6 +128,7 @@ _PASSING = {
     "lftp-no-password": "lftp -u etl sftp://files.example.org",
     "glued-name": "cache_token_bucket_size",
     "glued-resource": "private_subnet_0a1b2c3d4e5f6a7b8",
+    "oauth-field": "the oauth:scopes field lists read_only",
     "psk-cipher": "openssl s_client -psk-identity etl -cipher PSK-RC4-SHA",
     "psk-mode": "WPA2-PSK: required for the guest network.",
     "psk-placeholder": 'psk="your-passphrase-here"',
