@@ -224,12 +224,13 @@ def _assigned_key_material(value: str, match: re.Match, text: str, name_start: i
     return mixed and not _is_non_secret_value(value)
 
 
-def _short_quoted_key(value: str, group: str, match: re.Match, keyword: str) -> bool:
-    """A short key quoted and assigned to a strong credential word ("token = '3ff77bb6fe6885'",
-    "secret: 'mlm9iqkm'"): 8 to 15 letters and digits, a digit at least, that read as no words,
-    version or date. Shorter than the 12 ``_looks_random`` asks of a bare value: the
-    quotes say where the value ends, and the operator that it is the word's value."""
-    if group not in ("dq", "sq", "bq") or separator(match) not in _ASSIGNMENTS or match.group("about"):
+def _short_key(value: str, group: str, match: re.Match, keyword: str) -> bool:
+    """A short key assigned to a strong credential word ("token = '3ff77bb6fe6885'", "secret:
+    'mlm9iqkm'", "api_token=k3x9q7w2v5m"): 8 to 15 letters and digits, a digit at least, that
+    read as no words, version or date. Shorter than the 12 ``_looks_random`` asks of a value
+    found in prose: the operator says it is the word's value (quotes or not, as .env files and
+    YAML write it)."""
+    if group not in ("dq", "sq", "bq", "sym") or separator(match) not in _ASSIGNMENTS or match.group("about"):
         return False
     if not (8 <= len(value) <= 15 and value.isascii() and value.isalnum()):
         return False
@@ -303,7 +304,7 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
             if not (_looks_random_symbols(value) or _assigned_key_material(value, match, text, span[0])):
                 continue
         elif not (_looks_random(value, with_keyword=True) or _random_part(value)
-                  or _short_quoted_key(value, group, match, keyword)):
+                  or _short_key(value, group, match, keyword)):
             continue
         start = match.start(group)
         # "commit secret: 9fceb02…" names an id; a comment line above the assignment does not.

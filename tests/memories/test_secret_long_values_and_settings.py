@@ -14,6 +14,8 @@ of them, not for the case. Each line of ``_REFUSED`` (and the note-long value) p
   "password('…')" was.
 * **Command lines from the tools' manuals**: "sshpass -pX", "lftp -u user,X", "hdbsql -p X",
   "cmdkey /pass:X", "rabbitmqctl add_user user X", Redis' "requirepass X" / "masterauth X".
+* **A short key without quotes** ("API_TOKEN=k3x9q7w2v5m"): 8-15 letters and digits after a strong
+  credential word and an operator, as the quoted form was read.
 * **A name glued to its value by "_"** ("token_9f3a…") as by "-" and "." (secret_glued).
 * **A Wi-Fi or VPN pre-shared key** where it is assigned ("psk=…", "wpa_psk=…"); macOS'
   "security add-generic-password -w X".
@@ -81,6 +83,9 @@ _REFUSED = {
     "redis-requirepass": ("requirepass Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
     "redis-config-set": ("redis-cli CONFIG SET masterauth Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
     "macos-keychain": ("security add-generic-password -a etl -s db -w Qv7tR2mxL9kP", "Qv7tR2mxL9kP"),
+    # A short key assigned without quotes, as .env files and YAML write it (quoted, it was refused).
+    "short-key-env": ("API_TOKEN=k3x9q7w2v5m", "k3x9q7w2v5m"),
+    "short-key-yaml": ("token: k3x9q7w2v5m", "k3x9q7w2v5m"),
     # A credential's name glued to its value by "_" as by "-" or ".".
     "glued-underscore": ("token_9f3a1c2e7b4d5e6f8a9b0c1d2e3f4a5b", "9f3a1c2e7b4d5e6f8a9b0c1d2e3f4a5b"),
     # A Wi-Fi network's pre-shared key, where it is assigned.
@@ -126,6 +131,9 @@ _PASSING = {
     "rabbitmq-list": "rabbitmqctl list_users",
     "requirepass-variable": "requirepass ${REDIS_PASSWORD}",
     "lftp-no-password": "lftp -u etl sftp://files.example.org",
+    "short-value-a-word": "token = release1",
+    "short-value-a-version": "secret: v2024q3",
+    "short-value-in-prose": "the token k3x9q7w2v5m was never issued",
     "glued-name": "cache_token_bucket_size",
     "glued-resource": "private_subnet_0a1b2c3d4e5f6a7b8",
     "oauth-field": "the oauth:scopes field lists read_only",
