@@ -235,8 +235,8 @@ def _short_key(value: str, group: str, match: re.Match, keyword: str) -> bool:
     if not (8 <= len(value) <= 15 and value.isascii() and value.isalnum()):
         return False
     digits = sum(c.isdigit() for c in value)
-    if not digits or len(value) - digits < 2 or _wordiness(value) > 0.5:
-        return False  # a number, or a word and a number ("release1")
+    if not digits or len(value) - digits < 2 or _wordiness(value) > (0.3 if group == "sym" else 0.5):
+        return False  # a number, or a word and a number ("release1"; unquoted, "v2Beta01")
     return bool(_STRONG_KEYWORD_RE.search(keyword)) and not _is_non_secret_value(value) \
         and not _is_identifier_of_words(value) and not _VERSION_RE.fullmatch(value)
 
