@@ -86,7 +86,20 @@ def _trim_value(value: str) -> str:
 
 
 def _is_placeholder(value: str) -> bool:
-    return bool(_PLACEHOLDER_RE.match(value) or _ENV_VAR_NAME_RE.match(value))
+    if _ENV_VAR_NAME_RE.match(value):
+        return True
+    return bool(_PLACEHOLDER_RE.match(value)) and not _wrapped_key(value)
+
+
+# Brackets around a value: "<password>" names what goes there, "{ZqL5kVrX1n8tA2}" is the value
+# itself in a template's clothes (a curl line quoting its user and key in braces).
+_WRAPPED_RE = re.compile(r"^[\[{<]+\s*([A-Za-z0-9+/=_\-.~]{8,})\s*[\]}>]+$")
+
+
+def _wrapped_key(value: str) -> bool:
+    wrapped = _WRAPPED_RE.match(value)
+    return wrapped is not None and _looks_random(wrapped.group(1), with_keyword=True) \
+        and not _FAKE_RE.search(wrapped.group(1))
 
 
 _LEADING_TAG_RE = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]*>)+")

@@ -16,6 +16,8 @@ of them, not for the case. Each line of ``_REFUSED`` (and the note-long value) p
   "cmdkey /pass:X", "rabbitmqctl add_user user X", Redis' "requirepass X" / "masterauth X".
 * **A short key without quotes** ("API_TOKEN=k3x9q7w2v5m"): 8-15 letters and digits after a strong
   credential word and an operator, as the quoted form was read.
+* **A random value in brackets is no placeholder**: '--user "{id}":"{ZqL5kVrX1n8tA2}"', "api_key =
+  <Qv7tR2…>" (its long run was found before); "{password}", "<YOUR_API_KEY>", "{{ secrets.X }}" stay placeholders.
 * **A name glued to its value by "_"** ("token_9f3a…") as by "-" and "." (secret_glued).
 * **A Wi-Fi or VPN pre-shared key** where it is assigned ("psk=…", "wpa_psk=…"); macOS'
   "security add-generic-password -w X".
@@ -86,6 +88,9 @@ _REFUSED = {
     # A short key assigned without quotes, as .env files and YAML write it (quoted, it was refused).
     "short-key-env": ("API_TOKEN=k3x9q7w2v5m", "k3x9q7w2v5m"),
     "short-key-yaml": ("token: k3x9q7w2v5m", "k3x9q7w2v5m"),
+    # A random value in a template's brackets is the value, not a placeholder.
+    "curl-braced-key": ('curl -X POST --user "{acd3c08b-74e8-4f44-a2d0-80694fe24f46}":"{ZqL5kVrX1n8tA2}" '
+                        "https://gateway.example.org/api", "ZqL5kVrX1n8tA2"),
     # A credential's name glued to its value by "_" as by "-" or ".".
     "glued-underscore": ("token_9f3a1c2e7b4d5e6f8a9b0c1d2e3f4a5b", "9f3a1c2e7b4d5e6f8a9b0c1d2e3f4a5b"),
     # A Wi-Fi network's pre-shared key, where it is assigned.
@@ -113,6 +118,7 @@ _STILL_REFUSED = {
     "license-key": ("license key: NPPR9-FWDCX-D2C8J-H872K-2YT43", "NPPR9-FWDCX-D2C8J-H872K-2YT43"),
     "product-key-in-prose": ("The Windows product key is VK7JG-NPHTM-C97JM-9MPGT-3V66T",
                              "VK7JG-NPHTM-C97JM-9MPGT-3V66T"),
+    "angled-key": ("api_key = <Qv7tR2mxL9kPzX3wN8bH4gT1>", "Qv7tR2mxL9kPzX3wN8bH4gT1"),
     "url-password": ("postgres://etl:" + _token(400) + "@db01:5432/warehouse", None),
 }
 
@@ -134,6 +140,10 @@ _PASSING = {
     "short-value-a-word": "token = release1",
     "short-value-a-version": "secret: v2024q3",
     "short-value-in-prose": "the token k3x9q7w2v5m was never issued",
+    "curl-braced-placeholders": 'curl -u "{user}":"{password}" https://api.example.org',
+    "angled-placeholder": "api_key = <YOUR_API_KEY>",
+    "template-reference": "token: {{ secrets.DEPLOY_TOKEN }}",
+    "braced-words": "token = {token_from_step_3}",
     "glued-name": "cache_token_bucket_size",
     "glued-resource": "private_subnet_0a1b2c3d4e5f6a7b8",
     "oauth-field": "the oauth:scopes field lists read_only",
