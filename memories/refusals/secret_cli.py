@@ -39,7 +39,10 @@ _COMMAND_RE = re.compile(
 )
 _VALUE = r"(?:'(?P<sq>[^'\n]" + up_to_a_note(1) + r")'|\"(?P<dq>[^\"\n]" + up_to_a_note(1) + r")\"|(?P<val>[^\s'\"]" + up_to_a_note(1) + r"))"
 _HOW = {"space": r"\s+" + _VALUE, "glued": _VALUE, "percent": r"\s+['\"]?[^\s%'\"]{1,64}%" + _VALUE,
-        "comma": r"\s+['\"]?[^\s,'\"]{1,64}," + _VALUE}
+        "comma": r"\s+['\"]?[^\s,'\"]{1,64}," + _VALUE,
+        # Oracle's "user/password@service" as any argument (the flag is empty): "sqlplus etl/…@orcl".
+        "slash": r"['\"]?[A-Za-z0-9_$#.\-]{1,64}/(?:'(?P<sq>[^'\n]" + up_to_a_note(1) + r")'"
+                 r"|\"(?P<dq>[^\"\n]" + up_to_a_note(1) + r")\"|(?P<val>[^\s'\"@/]" + up_to_a_note(1) + r"))"}
 _FLAG_RES = {command: [re.compile(r"(?<=\s)" + re.escape(flag) + _HOW[how]) for flag, how in flags if how in _HOW]
              for command, flags in _FLAGS.items()}
 # "first" / "argN": the command's first (N-th) argument that is no flag is the password, when the
