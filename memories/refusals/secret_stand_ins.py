@@ -54,7 +54,7 @@ _PLACEHOLDER_RE = _compile(
         %\(?[A-Za-z_]*\)?s | %[A-Za-z_][A-Za-z0-9_]*% | \*+ | [xX]{3,} | \.{2,} | …+ | -+ | _+ |
         \#+ | •+ |
         your[_\-]?[A-Za-z_\-]* |
-        (?:my|the|some|example|sample|dummy|fake|test|placeholder)[_\-]?
+        (?:my|the|some|example|sample|dummy|fake|test|placeholder|new|old|current)[_\-]?
             (?:password|passwd|pass|pwd|secret|token|key|api[_\-]?key|value|here|user) |
         example | sample | dummy | fake | placeholder |
         redacted | hidden | masked | removed | secret | secrets | password | passwords | passwd |
@@ -186,7 +186,8 @@ _IPV6_RE = _compile(r"(?:[a-z]+:)?(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{1,4}")
 _TITLE_IN_BRACKETS_RE = _compile(r"^\((?:[A-Z][A-Za-z]+|\d+(?:\.\d+)+(?:-\w+)?)\)?$")  # "(Richard", "(POSIX", "(3.5.35)"
 
 
-_FAKE_RE = _compile(r"(?i)fake|dummy|placeholder|redacted|changeme|change_me|xxxx")
+# "changeit": the Java keystore's documented default, written in examples as "changeme" is.
+_FAKE_RE = _compile(r"(?i)fake|dummy|placeholder|redacted|changeme|change_me|changeit|xxxx")
 # Phrases standing in for a value (memories.refusals.secret_assignments says which).
 _TEMPLATE_RE = _compile(r"<[^<>]*>|[$#]\{[^{}]*\}|\{\{[^{}]*\}\}|%\([^()]*\)s")
 _STAND_IN_RE = _compile(
