@@ -1,7 +1,8 @@
 """Issue 18, secrets (SPEC R-SAVE-2), seventeenth session: classes the tuning sets' misses
 pointed at (tests/data/secret_tuning_from_*.jsonl; no outside case read), closed for every form
 of them, not for the case. Each line of ``_REFUSED`` (and the note-long value) passed at e99780c;
-``_STILL_REFUSED`` and each passing line behave the same on both.
+``_STILL_REFUSED`` and each passing line behave the same on both, but "jarsigner-default",
+refused at e99780c.
 
 * **A value longer than the rule reads.** Every rule read a value of at most 128, 256 or 512
   characters, so a longer one (an Azure refresh token, a JWT with many claims) closed no quote
