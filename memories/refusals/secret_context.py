@@ -129,6 +129,9 @@ _GENERIC_KEYWORDS = sorted(
         # Fifteenth session: names a probe of forty configuration names found read as nobody's
         # ("REDIS_AUTH", "basic_auth", "X-Auth", "bearer", "sas", "hmac", "pepper", "recovery_code").
         r"auth", r"bearer", r"sas", r"hmac", r"pepper", r"recovery[_\- ]?codes?", r"otp[_\- ]?(?:seed|secret|key)",
+        # A session cookie is a bearer credential: the frameworks' own cookie names (PHP, Java
+        # servlets, ASP.NET, Laravel, Express, Django).
+        r"phpsessid", r"jsessionid", r"asp\.net_sessionid", r"laravel_session", r"connect\.sid", r"sessionid",
     },
     key=len,
     reverse=True,
@@ -281,7 +284,10 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         if _overlaps(taken, match.start(group), match.start(group) + len(value)):
             continue  # a more specific rule already holds this value
         if core.group().lower() in _ENCODED_TEXT_NAMES and decode_base64_text(value) is not None:
-            continue  # Docker's "auth": base64 of "user:password" is read decoded (basic_auth), of words no key
+            # npm's "_auth=" and Docker's "auth": base64 of "user:password" is a login, of words no key.
+            if basic_credentials(value):
+                yield "basic_auth", match.start(group), match.start(group) + len(value), 60
+            continue
         if _UUID_RE.fullmatch(value) or _is_dashed_hex(value):
             # Heroku-style UUID API keys only count right after an explicit credential word, or a
             # product's name and "key" ("HEROKU_KEY", "hubspotKey": the key of a product, where

@@ -124,6 +124,8 @@ _PASSWORD_WORDS = (
     # dropped: "psswd", "pswrd", "paswrd", "pasword"), "code word"; before "pass" and "pw".
     r"p[a@4][s$5][s$5]w[o0]rd|p[a@4]?[s$5]{1,2}w[o0]?r?d|p ?[a@4] ?[s$5] ?[s$5] ?w ?[o0] ?r ?d|pass\s+word|"
     r"pword|pswd|psw|p/w|code\s?word|pass|pw|"
+    # Answers that stand for a password: a security question's, a bank's memorable word.
+    r"security\s+(?:question\s+)?answer|secret\s+answer|memorable\s+(?:word|information|info)|"
     r"пароль|パスワード|密码|密碼|口令|كلمة\s+(?:ال)?(?:مرور|سر)|비밀번호|הסיסמה|סיסמה|şifresi|şifre|"
     # Hindi, Vietnamese, Indonesian; a key's emoji as its label ("🔑 hunter2", a strong value only).
     r"पासवर्ड|m(?:ậ|a)t\s+kh(?:ẩ|a)u|kata\s+sandi(?:nya)?|🔑|🔐|🗝️?|"

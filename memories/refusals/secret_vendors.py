@@ -177,7 +177,7 @@ def _webhook_path_is_key(match: re.Match, text: str) -> bool:
                for part in match.group("path").split("/"))
 
 
-def _license_key_groups(match: re.Match, text: str) -> bool:
+def _key_groups_vary(match: re.Match, text: str) -> bool:
     """Groups that vary ("XXXXX-XXXXX-…" and "12345-12345-…" are how a manual leaves it out)."""
     groups = match.group("value").split("-")
     return len(set(groups)) == len(groups) and len(set(match.group("value")) - {"-"}) >= 8
@@ -192,15 +192,32 @@ SHAPE_RULES: list[_Rule] = [
             r"https?://[A-Za-z0-9.\-]+(?::\d+)?/(?:[A-Za-z0-9._~\-]+/){0,4}?(?i:web-?hooks?|hooks?)/"
             r"(?P<path>[A-Za-z0-9_\-]+(?:/[A-Za-z0-9_\-]+){0,4})",
             ("hook",), priority=80, accept=_webhook_path_is_key, min_run=24),
-    # A software licence's key: groups of capitals and digits (Windows' five groups of five, most
-    # vendors' the same way) after the words that name one. A product's or an order's code is an
-    # identifier, so "product code" names none.
-    _vendor("license_key",
-            r"(?i:\b(?:(?:licen[cs]e|activation|registration)[ _\-]?(?:key|code)|(?:product|serial|cd)[ _\-]?key)s?)"
+    # An Ethereum wallet's keystore (Web3 Secret Storage): its private key under a passphrase, as
+    # an ENCRYPTED PRIVATE KEY is; a "kdf" beside the "ciphertext" says which JSON it is.
+    _vendor("private_key", r"\"ciphertext\"\s*:\s*\"(?P<value>[0-9a-fA-F]{64,})\"", ("ciphertext",),
+            group="value", priority=95, accept=lambda m, t: '"kdf"' in t[max(0, m.start() - 400): m.end() + 400]),
+    # A Solana keypair file: the 64 bytes of the key as a JSON array ("solana-keygen" writes it so).
+    # Random bytes take most of the 256 values; a list of small counts or codes does not.
+    _vendor("private_key", r"\[\s*(?:(?:25[0-5]|2[0-4]\d|1?\d{1,2})\s*,\s*){63}(?:25[0-5]|2[0-4]\d|1?\d{1,2})\s*\]",
+            ("[",), priority=95, accept=lambda m, t: len(set(re.findall(r"\d+", m.group()))) >= 40),
+    # A Windows password's NT or LM hash named as one: whoever holds it logs in as the user
+    # (pass-the-hash), so it is kept as a crypt(3) hash is (data/secret_prefixed_formats.txt).
+    _vendor("password_hash",
+            r"(?i:\b(?:net-?)?(?:ntlm(?:v[12])?|nt|lm)[ _\-]?hash(?:es)?\b)[^\n]{0,24}?"
+            r"(?<![0-9a-fA-F])(?P<value>[0-9a-fA-F]{32})(?![0-9a-fA-F])",
+            ("ntlm", "nt hash", "nt_hash", "nt-hash", "nthash", "lm hash", "lm_hash", "lmhash", "lm-hash"),
+            group="value", priority=78),
+    # A key given in groups of capitals and digits after the words that name one: a software
+    # licence's (Windows' five groups of five, most vendors' the same way) or a disk's or an
+    # account's recovery key (BitLocker's eight groups of six digits, FileVault's six of four).
+    # A product's or an order's code is an identifier, so "product code" names none.
+    _vendor("grouped_key",
+            r"(?i:\b(?:(?:licen[cs]e|activation|registration)[ _\-]?(?:key|code)|(?:product|serial|cd|recovery)[ _\-]?key)s?)"
             r"[^\S\n]*(?:[:=#\-]|is|was)?[^\S\n]*[\"'`]?"
             r"(?P<value>[A-Z0-9]{4,8}(?:-[A-Z0-9]{4,8}){3,7})(?![\w\-])",
-            ("licen", "activation", "registration", "product", "serial", "cd key", "cd-key", "cd_key", "cdkey"),
-            group="value", priority=78, accept=_license_key_groups),
+            ("licen", "activation", "registration", "product", "serial", "cd key", "cd-key", "cd_key", "cdkey",
+             "recovery"),
+            group="value", priority=78, accept=_key_groups_vary),
 ]
 
 

@@ -28,6 +28,10 @@ refused at e99780c.
 * **Every HTTP authentication scheme** (IANA's registry, NTLM, Kerberos): "Authorization: NTLM …".
 * **Vendors' formats** from their documentation: MailerSend ("mlsn." + 64 hex), Twitch chat
   ("oauth:" + 30). A probe of 80 public prefixes found these two missing.
+* **Other shapes of a credential**: a session cookie by its framework's name ("PHPSESSID=…",
+  "JSESSIONID=…"), npm's "_auth=" of "user:password", a Windows NT hash named as one, an Ethereum
+  keystore's ciphertext, a Solana keypair's 64 bytes, a security question's answer and a memorable
+  word, a disk's recovery key in groups (BitLocker, FileVault).
 * **A software licence's key** after the words that name one ("Activation key : ZAQWS-…").
 """
 
@@ -121,6 +125,17 @@ _REFUSED = {
                    "mlsn.3f9a1c2e7b4d5e6f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f"),
     "twitch-chat": ("the chat bot token is oauth:qv7tr2mxl9kpzx3wn8bh4gt1abcdef",
                     "oauth:qv7tr2mxl9kpzx3wn8bh4gt1abcdef"),
+    # Credentials a person or a wallet holds in other shapes.
+    "session-cookie-php": ("PHPSESSID=qv7tr2mxl9kpzx3wn8bh4gt1ab", "qv7tr2mxl9kpzx3wn8bh4gt1ab"),
+    "session-cookie-java": ("JSESSIONID=3F9A1C2E7B4D5E6F8A9B0C1D2E3F4A5B", "3F9A1C2E7B4D5E6F8A9B0C1D2E3F4A5B"),
+    "npm-auth": ("_auth=ZXRsOlF2N3RSMm14TDlrUA==", "ZXRsOlF2N3RSMm14TDlrUA=="),
+    "ntlm-hash": ("NTLM hash 8846f7eaee8fb117ad06bdd830b7586c", "8846f7eaee8fb117ad06bdd830b7586c"),
+    "solana-keypair": ("[" + ",".join(str(b) for b in _RANDOM.sample(range(256), 64)) + "]", None),
+    "security-answer": ("security question answer: Fluffy1998", "Fluffy1998"),
+    "memorable-word": ("memorable word: Kestrel42", "Kestrel42"),
+    "bitlocker-recovery": ("BitLocker recovery key 318439-209583-650211-377014-554026-117249-692307-441078",
+                           "318439-209583-650211-377014-554026-117249-692307-441078"),
+    "filevault-recovery": ("FileVault recovery key: ABCD-EFGH-IJKL-MNOP-QRST-UVWX", "ABCD-EFGH-IJKL-MNOP-QRST-UVWX"),
     # Licence keys.
     "activation-key": ("Activation key : ZAQWS-XCDER-VBGTR-FRTGU-KLMNX", "ZAQWS-XCDER-VBGTR-FRTGU-KLMNX"),
     "serial-key-no-digits": ("serial key - QWERT-ASDFG-ZXCVB-POIUY", "QWERT-ASDFG-ZXCVB-POIUY"),
@@ -133,6 +148,10 @@ _STILL_REFUSED = {
     "product-key-in-prose": ("The Windows product key is VK7JG-NPHTM-C97JM-9MPGT-3V66T",
                              "VK7JG-NPHTM-C97JM-9MPGT-3V66T"),
     "angled-key": ("api_key = <Qv7tR2mxL9kPzX3wN8bH4gT1>", "Qv7tR2mxL9kPzX3wN8bH4gT1"),
+    # Now a private key by its keystore's fields; a random hex value named for a product before.
+    "ethereum-keystore": ('{"crypto":{"cipher":"aes-128-ctr","ciphertext":"3f9a1c2e7b4d5e6f8a9b0c1d2e3f4a5b6c7d8e9f'
+                          '0a1b2c3d4e5f6a7b8c9d0e1f","kdf":"scrypt"}}',
+                          "3f9a1c2e7b4d5e6f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f"),
     "url-password": ("postgres://etl:" + _token(400) + "@db01:5432/warehouse", None),
 }
 
@@ -169,6 +188,11 @@ _PASSING = {
     "braced-words": "token = {token_from_step_3}",
     "glued-name": "cache_token_bucket_size",
     "glued-resource": "private_subnet_0a1b2c3d4e5f6a7b8",
+    "cookie-talk": "the JSESSIONID cookie expires after 30 minutes",
+    "byte-counts": "[" + ",".join(str(i % 32 + 1) for i in range(64)) + "]",
+    "security-answer-talk": "The security answer field is optional for SSO users.",
+    "ntlm-talk": "NTLM auth failed for request 8846f7eaee8fb117ad06bdd830b7586c",
+    "recovery-key-format": "the recovery key format is XXXXXX-XXXXXX-XXXXXX-XXXXXX",
     "oauth-field": "the oauth:scopes field lists read_only",
     "psk-cipher": "openssl s_client -psk-identity etl -cipher PSK-RC4-SHA",
     "psk-mode": "WPA2-PSK: required for the guest network.",
@@ -189,7 +213,8 @@ _PASSING = {
                          ids=list(_REFUSED) + list(_STILL_REFUSED))
 def test_the_secret_is_found_where_it_is(text, secret):
     findings = find_secrets(text)
-    secret = secret or text[text.index(":", 12) + 1: text.index("@")]
+    if secret is None:  # the whole text, or a URL's password
+        secret = text[text.index(":", 12) + 1: text.index("@")] if "://" in text else text
     start = text.index(secret)
     assert any(f.start <= start and f.end >= start + len(secret) for f in findings), findings
 
