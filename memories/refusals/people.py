@@ -115,6 +115,7 @@ from memories.refusals.people_lexicon import (
     _get_lexicon,
     load,
 )
+from memories.refusals.people_placeholders import inside_a_placeholder
 from memories.refusals.people_readings import joined_name_spans
 from memories.refusals.people_rendered import (
     name_fields,
@@ -373,7 +374,7 @@ def _names_someone(words: str) -> bool:
 
 def _to_mentions(text: str, spans: list[tuple[int, int]]) -> list[PersonMention]:
     merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
+    for start, end in sorted(inside_a_placeholder(text, spans)):
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], end))
         else:

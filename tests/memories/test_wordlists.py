@@ -146,8 +146,9 @@ def test_there_are_data_files():
     # the syllables and surnames of Hong Kong and Taiwan names (people_hyphenated.py, the same), and
     # the dotted capitals that are no one's initials (people_initials.py, the same), and the nouns
     # a thing's name follows (secret_unjoined.py, the same), and the verbs of a data team's work
-    # after a known name (people_words.py, seventeenth session)
-    assert len(DATA_FILES) == 63
+    # after a known name (people_words.py, seventeenth session), and the names that stand for
+    # nobody (people_placeholders.py, the same)
+    assert len(DATA_FILES) == 64
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -177,14 +178,14 @@ def test_every_data_file_is_used():
     # words after a credential's noun by secret_unjoined.py (and, like the English words of talk about
     # a password, the other languages' ones by secret_stand_ins.py, a FROZEN module), the syllables
     # and surnames of Hong Kong and Taiwan names by people_hyphenated.py, the dotted abbreviations by
-    # people_initials.py.
+    # people_initials.py, the placeholder names by people_placeholders.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
         "memories.refusals.secret_code", "memories.refusals.secret_cli", "memories.refusals.secret_context",
         "memories.refusals.people_firms", "memories.refusals.normalise_spelt",
         "memories.refusals.secret_unjoined", "memories.refusals.people_hyphenated",
-        "memories.refusals.people_initials",
+        "memories.refusals.people_initials", "memories.refusals.people_placeholders",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None
