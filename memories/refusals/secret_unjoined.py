@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+import ahocorasick
+
 from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS
 from memories.refusals.secret_bare import _EMAIL_RE
@@ -33,7 +35,7 @@ from memories.refusals.secret_values import (
     _looks_random,
     up_to_a_note,
 )
-from memories.refusals.wordlists import words
+from memories.refusals.wordlists import entries, words
 
 __all__ = ["find_keys_near_nouns", "find_marked_near_nouns", "find_policy_shaped_passwords"]
 
@@ -64,7 +66,7 @@ _MARKS = "!#$%&*?~^"
 _PASSWORD_MARKS = frozenset(_MARKS)
 _MARK_CLASS = "[" + re.escape(_MARKS) + "]"
 _MARK_RE = _compile(_MARK_CLASS)
-_EDGE_PUNCTUATION = "\"'`()[]{}<>,:;."
+_EDGE_PUNCTUATION = "\"'`()[]{}<>,:;.：，、；（）「」"
 # "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2": references, globs, anchors.
 _REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*|[^#]+#[A-Za-z][\w\-]*")
 
@@ -182,28 +184,28 @@ _KEY_NOUN_RE = _compile(r"key|token|secret")
 _QUALIFIER_BEFORE_RE = _compile(r"(?:api|access|secret|app|private|signing|auth|bearer)[ \-_]?$")
 _PRODUCT_BEFORE_RE = _compile(r"(?<![\w\-])([a-z][a-z0-9]{3,23})[ \-_]$")
 # The same nouns in the languages passwords are read in ("API-Schlüssel", "clé API", "clave de
-# acceso", "токен", "APIキー"); no assignment rule knows them, so a value right after their sign
-# counts too ("clé API : X").
-_OTHER_KEY_NOUN_RE = _compile(
-    r"api[ \-]?schlüssel|zugangs(?:schlüssel|token)|cl[ée] (?:d'|de l'|de )?(?:api|acc[eè]s)|jeton(?: d'(?:acc[eè]s|api))?"
-    r"|clave (?:de )?(?:api|acceso)|chave (?:da |de )?(?:api|acesso)|chiave (?:di )?(?:api|accesso)|api[ \-]?sleutel"
-    r"|toegangs(?:sleutel|token)|api[ \-]?nyckel|åtkomst(?:nyckel|token)|klucz (?:api|dostępu)|ключ (?:api|доступа)"
-    r"|токен(?: доступа)?|api ?キー|アクセストークン|api ?密[钥鑰]|访问令牌|令牌|api ?키|액세스 ?토큰"
-)
+# acceso", "токен", "APIキー"; data/secrets_key_nouns_other_languages.txt); no assignment rule
+# knows them, so a value right after their sign counts too ("clé API : X"). A space in a noun
+# also matches a hyphen or nothing ("API-nyckel", "APIキー").
+_OTHER_KEY_NOUNS = entries("secrets_key_nouns_other_languages")
+_OTHER_KEY_NOUN_RE = _compile("|".join(
+    r"[ \-]?".join(map(re.escape, noun.split())) for noun in sorted(_OTHER_KEY_NOUNS, key=len, reverse=True)))
 _KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]" + up_to_a_note(16) + r"")
 _JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
 _WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
 _DATA_KEYS = _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS
-# Words that start one of _OTHER_KEY_NOUN_RE's nouns: most notes hold none, and are not searched.
-_OTHER_KEY_NOUN_HINTS = ("schl", "zugangs", "clé", "cle ", "jeton", "clave", "chave", "chiave", "sleutel",
-                         "toegangs", "nyckel", "åtkomst", "klucz", "ключ", "токен", "キー", "トークン", "密",
-                         "令牌", "키", "토큰")
+# Each noun's longest word, found in one pass: most notes hold none, and are not searched.
+_OTHER_KEY_NOUN_HINTS = ahocorasick.Automaton()
+for _noun in _OTHER_KEY_NOUNS:
+    _hint = max(_noun.split(), key=len)
+    _OTHER_KEY_NOUN_HINTS.add_word(_hint, _hint)
+_OTHER_KEY_NOUN_HINTS.make_automaton()
 
 
 def find_keys_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     if "key" in lowered or "token" in lowered or "secret" in lowered:
         yield from _keys_after(text, lowered, taken, _KEY_NOUN_RE.finditer(lowered), joined_ok=False)
-    if any(hint in lowered for hint in _OTHER_KEY_NOUN_HINTS):
+    if next(_OTHER_KEY_NOUN_HINTS.iter(lowered), None) is not None:
         yield from _keys_after(text, lowered, taken, _OTHER_KEY_NOUN_RE.finditer(lowered), joined_ok=True)
 
 
@@ -212,13 +214,13 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
     for noun in nouns:
         begin = noun.start()
         after = lowered[noun.end():noun.end() + 1]
-        if after and (after.isalnum() or after in "_-"):
-            continue  # inside a word or a name ("tokenizer", "secret_santa")
+        if after and (after.isalnum() or after in "_-") and not _unspaced(after):
+            continue  # inside a word or a name ("tokenizer", "secret_santa"); CJK writes no spaces
         qualifier = None if joined_ok else _QUALIFIER_BEFORE_RE.search(lowered, max(0, begin - 9), begin)
         if qualifier is not None:
             begin = qualifier.start()  # "api key", "access_token", "apikey"
         before = lowered[begin - 1:begin]
-        if before and (before.isalnum() or before in "_-"):
+        if before and (before.isalnum() or before in "_-") and not _unspaced(before):
             continue  # inside a word or a name ("monkey", "db_token")
         if noun.group() == "key" and qualifier is None and not joined_ok:
             product = _PRODUCT_BEFORE_RE.search(lowered, max(0, begin - 25), begin)
@@ -245,6 +247,11 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
             continue  # "the idempotency token for run 7c2f…"
         if not _overlaps(taken, start, start + len(value)):
             yield "generic_secret", start, start + len(value), 64
+
+
+def _unspaced(char: str) -> bool:
+    """A character of a script written without spaces between words (Han, kana, Hangul)."""
+    return ord(char) >= 0x2E80
 
 
 def _key_material(value: str) -> bool:

@@ -32,6 +32,9 @@ refused at e99780c.
   "JSESSIONID=…"), npm's "_auth=" of "user:password", a Windows NT hash named as one, an Ethereum
   keystore's ciphertext, a Solana keypair's 64 bytes, a security question's answer and a memorable
   word, a disk's recovery key in groups (BitLocker, FileVault).
+* **A key's noun in more languages** (data/secrets_key_nouns_other_languages.txt, 26 languages,
+  from a regular expression of twelve), "secret key" and "access token" in each, and CJK's particles
+  and full-width colon after the noun ("访问令牌是 X", "API密钥：X").
 * **A software licence's key** after the words that name one ("Activation key : ZAQWS-…").
 """
 
@@ -136,6 +139,12 @@ _REFUSED = {
     "bitlocker-recovery": ("BitLocker recovery key 318439-209583-650211-377014-554026-117249-692307-441078",
                            "318439-209583-650211-377014-554026-117249-692307-441078"),
     "filevault-recovery": ("FileVault recovery key: ABCD-EFGH-IJKL-MNOP-QRST-UVWX", "ABCD-EFGH-IJKL-MNOP-QRST-UVWX"),
+    # A key's noun in more languages, and CJK's particles and full-width colon after it.
+    **{f"key-noun-{n}": (noun.rstrip() + ("" if noun.endswith("：") else " ") + "Kq7x2Lm9Pz3Wn8Bh", "Kq7x2Lm9Pz3Wn8Bh")
+       for n, noun in enumerate([
+        "API密钥：", "访问令牌是", "アクセストークンは", "クライアントシークレット:", "비밀 키:", "geheimer Schlüssel:",
+        "Zugriffstoken:", "chiave segreta:", "clave secreta del cliente:", "секретный ключ", "مفتاح API:",
+        "gizli anahtar:", "kunci API:", "mã truy cập:", "एपीआई कुंजी:", "κλειδί API:", "מפתח API:", "API-avain:"])},
     # Licence keys.
     "activation-key": ("Activation key : ZAQWS-XCDER-VBGTR-FRTGU-KLMNX", "ZAQWS-XCDER-VBGTR-FRTGU-KLMNX"),
     "serial-key-no-digits": ("serial key - QWERT-ASDFG-ZXCVB-POIUY", "QWERT-ASDFG-ZXCVB-POIUY"),
@@ -193,6 +202,9 @@ _PASSING = {
     "security-answer-talk": "The security answer field is optional for SSO users.",
     "ntlm-talk": "NTLM auth failed for request 8846f7eaee8fb117ad06bdd830b7586c",
     "recovery-key-format": "the recovery key format is XXXXXX-XXXXXX-XXXXXX-XXXXXX",
+    "token-bucket-chinese": "令牌桶算法限制了每秒请求数",
+    "token-expiry-chinese": "访问令牌过期时间是 3600 秒",
+    "token-expiry-german": "Der Zugriffstoken läuft nach 3600 Sekunden ab",
     "oauth-field": "the oauth:scopes field lists read_only",
     "psk-cipher": "openssl s_client -psk-identity etl -cipher PSK-RC4-SHA",
     "psk-mode": "WPA2-PSK: required for the guest network.",
