@@ -111,6 +111,7 @@ from memories.refusals.people_cues import (
 from memories.refusals.people_handles import _dotted_names, _email_names_person, handles
 from memories.refusals.people_hyphenated import hyphenated_chinese_names
 from memories.refusals.people_initials import dotted_initials
+from memories.refusals.people_languages import text_language
 from memories.refusals.people_lexicon import (
     _get_lexicon,
     load,
@@ -143,7 +144,6 @@ from memories.refusals.people_statements import (
 from memories.refusals.people_titles import title_at
 from memories.refusals.people_tokens import (
     _tokenize,
-    german_text,
 )
 from memories.refusals.people_words import (
     _PARTICLES,
@@ -285,7 +285,7 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
     # common words are names in some list ("siya sayo", "na kami").
     lowered = [t for t in tokens if t.lower]
     english_text = (len(lowered) < 5 or sum(t.kind == "X" for t in lowered) >= 0.4 * len(lowered)) \
-        and not german_text(tokens)
+        and text_language(tokens) is None
 
     # Rules 3 and 4: single words.
     listed = people_lists(text, tokens, lex)  # "X and Y were engineers"

@@ -8,25 +8,56 @@ from __future__ import annotations
 import re
 from functools import cache
 
+import ahocorasick
+
 from memories.refusals.wordlists import entries
 
 __all__ = ["inside_a_placeholder"]
 
 
+def _unspaced(name: str) -> bool:
+    """Han, kana or Hangul: written without spaces, so no word boundary ends the name."""
+    return ord(name[0]) >= 0x2E80
+
+
 @cache
 def _placeholder_re() -> re.Pattern:
     names = sorted(entries("people_placeholder_names"), key=len, reverse=True)
-    # Words of a Latin script end where a letter does; a name in Han or Hangul runs on into its
-    # sentence ("山田太郎さん"), as those scripts write no spaces.
-    alternatives = (r"\s+".join(map(re.escape, name.split())) if name.isascii() or name[0].isalpha()
-                    and ord(name[0]) < 0x2E80 else re.escape(name) for name in names)
-    return re.compile("|".join(f"(?<!\\w){a}(?!\\w)" if ord(n[0]) < 0x2E80 else a
-                               for a, n in zip(alternatives, names)), re.IGNORECASE)
+    return re.compile("|".join(
+        re.escape(name) if _unspaced(name) else r"\s+".join(map(re.escape, name.split())) + r"(?!\w)"
+        for name in names), re.IGNORECASE)
+
+
+@cache
+def _first_words() -> ahocorasick.Automaton:
+    """Each placeholder's first word, lower case: the names' expression is tried only where one
+    starts (a fixed list tried at every place of a note cost half a millisecond)."""
+    automaton = ahocorasick.Automaton()
+    for name in entries("people_placeholder_names"):
+        word = name.lower() if _unspaced(name) else name.split()[0].lower()
+        automaton.add_word(word, (word, _unspaced(name)))
+    automaton.make_automaton()
+    return automaton
+
+
+def _placeholders(text: str) -> list[tuple[int, int]]:
+    lowered = text.lower()
+    if len(lowered) != len(text):  # "İ" lowers to two characters: keep the places
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    spans = []
+    for end, (word, unspaced) in _first_words().iter(lowered):
+        start = end - len(word) + 1
+        if not unspaced and start and lowered[start - 1].isalnum():
+            continue  # inside a word ("lines" holds "li")
+        found = _placeholder_re().match(text, start)
+        if found is not None:
+            spans.append(found.span())
+    return spans
 
 
 def inside_a_placeholder(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``spans`` without those that lie inside a placeholder name written in full."""
-    placeholders = [m.span() for m in _placeholder_re().finditer(text)]
+    placeholders = _placeholders(text) if spans else []
     if not placeholders:
         return spans
     return [(s, e) for s, e in spans if not any(a <= s and e <= b for a, b in placeholders)]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from wordfreq import zipf_frequency
 
+from memories.refusals.people_languages import common_word, native_names, text_language
 from memories.refusals.people_lexicon import (
     _key,
     _Lexicon,
@@ -109,27 +110,24 @@ def _tokenize(text: str, lex: _Lexicon) -> list[_Token]:
         # A contraction ("Haven't", "Won't", "They'll") is no name, whatever its first part is.
         tok.kind = "X" if code or _CONTRACTION_RE.search(word) else _classify(tok, lex)
         tokens.append(tok)
-    if german_text(tokens):
+    language = text_language(tokens)
+    if language == "de":
         for tok in tokens:
             if tok.kind == "U" and tok.cap and zipf_frequency(tok.key, "de") >= _GERMAN_WORD_ZIPF:
                 tok.kind = "X"  # "Die Spalte Kundennummer": German capitalises its nouns
+    if language is not None:
+        names = native_names(language)
+        for tok in tokens:
+            if tok.cap and tok.kind in "SLWU" and tok.key not in names and common_word(
+                    tok.text, language, a_name=tok.key in lex.first or tok.key in lex.last):
+                tok.kind = "X"  # "Bir değer girin", "Musi być liczbą": the language's words
     return tokens
 
 
 # German capitalises every noun, so a capitalised word no name list knows is no evidence of a
-# name in German text ("Die Tabelle Bestellungen hat doppelte Zeilen"). German text: two of its
-# function words, more than English ones. A word of wordfreq's German list (Zipf 2.0: once in
-# ten million words) is then a word.
-_GERMAN_FUNCTION_WORDS = frozenset(
-    "der die das und ist nicht mit für auf den dem des ein eine einen zu von im sich bitte hat wird "
-    "sind wir ich es auch noch nach bei aus sein darf kann soll muss wurde werden um ob".split())
-_ENGLISH_FUNCTION_WORDS = frozenset("the and is not with for on of to in a an it are we i be".split())
+# name in German text ("Die Tabelle Bestellungen hat doppelte Zeilen"): a word of wordfreq's
+# German list (Zipf 2.0: once in ten million words) is then a word.
 _GERMAN_WORD_ZIPF = 2.0
-
-
-def german_text(tokens: list[_Token]) -> bool:
-    german = sum(t.key in _GERMAN_FUNCTION_WORDS for t in tokens)
-    return german >= 2 and german > sum(t.key in _ENGLISH_FUNCTION_WORDS for t in tokens)
 
 
 def _glued(text: str, pos: int) -> bool:

@@ -1,6 +1,6 @@
 """Issue 18, people (SPEC R-SAVE-3b), twelfth session: a data team's notes written in German.
 German capitalises every noun, so a capitalised word no name list knows is no evidence of a name
-there (memories/refusals/people_tokens.py ``german_text``), and lower-case German words are not
+there (memories/refusals/people_languages.py ``text_language``), and lower-case German words are not
 read as a lower-case English name pair; German days and months are no names ("für Freitag").
 Written here to probe false holds (no outside case): of the kept notes below, 5 were held on
 5349397 (marked), and two names were held with a word of the sentence ("Bitte Lukas Brandtner").

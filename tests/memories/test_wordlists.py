@@ -148,8 +148,9 @@ def test_there_are_data_files():
     # a thing's name follows (secret_unjoined.py, the same), and the verbs of a data team's work
     # after a known name (people_words.py, seventeenth session), and the names that stand for
     # nobody (people_placeholders.py, the same), and a key's nouns in other languages
-    # (secret_unjoined.py, the same: they were a regular expression there)
-    assert len(DATA_FILES) == 65
+    # (secret_unjoined.py, the same: they were a regular expression there), and the commonest
+    # words of seventeen languages (people_languages.py, the same)
+    assert len(DATA_FILES) == 66
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -179,7 +180,8 @@ def test_every_data_file_is_used():
     # words after a credential's noun by secret_unjoined.py (and, like the English words of talk about
     # a password, the other languages' ones by secret_stand_ins.py, a FROZEN module), the syllables
     # and surnames of Hong Kong and Taiwan names by people_hyphenated.py, the dotted abbreviations by
-    # people_initials.py, the placeholder names by people_placeholders.py.
+    # people_initials.py, the placeholder names by people_placeholders.py, the languages' commonest
+    # words by people_languages.py.
     for module in {m for m, _, _, _ in FROZEN} | {
         "memories.refusals.romanise", "memories.refusals.normalise", "memories.refusals.secret_prose",
         "memories.refusals.secret_vendors", "memories.refusals.secret_assignments",
@@ -187,6 +189,7 @@ def test_every_data_file_is_used():
         "memories.refusals.people_firms", "memories.refusals.normalise_spelt",
         "memories.refusals.secret_unjoined", "memories.refusals.people_hyphenated",
         "memories.refusals.people_initials", "memories.refusals.people_placeholders",
+        "memories.refusals.people_languages",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None
