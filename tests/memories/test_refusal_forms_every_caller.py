@@ -136,6 +136,7 @@ PEOPLE_FORMS = {
     "hyphenated-chinese-name": "Wong Yeung-tat owns the ingestion job.",
     "initials-only": "J.O. asked for a refund on the March invoice.",
     "name-before-a-work-verb": "Diego fixed the join on orders yesterday.",  # seventeenth session
+    "cyrillic-name-in-its-case": "Напиши Петрову про отчёт за март.",  # the same
 }
 
 

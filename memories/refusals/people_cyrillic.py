@@ -1,0 +1,74 @@
+"""A name written in Cyrillic, alone and in its cases (R-SAVE-3b): "Иван сказал …", "спроси
+Наташу", "напиши Петрову". The name lists hold Russian, Ukrainian and Bulgarian names
+transliterated (Faker's, people_lexicon), so a Cyrillic word is read through its transliteration;
+a name declines, so a word is also read without the ending of its case (accusative "Наташу",
+genitive "Ивана", dative "Ивану", instrumental "Иваном", "Петровой"), when the form it gives is
+one of Faker's Cyrillic names. A common word of Russian or Ukrainian ("Данные", "Строки", "Дата")
+is no name unless Faker lists it as one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from wordfreq import zipf_frequency
+
+from memories.refusals.people_languages import native_names
+from memories.refusals.people_lexicon import _key, _Lexicon, _transliterate
+
+__all__ = ["cyrillic_name_kind"]
+
+_CYRILLIC_WORD_RE = re.compile(r"[А-ЯЁЄІЇҐ][а-яёєіїґ'’\-]{3,}$")
+# An ending of a case and what the name's dictionary form ends with instead: feminine "-а/-я"
+# names and surnames ("Наташу", "Наташи", "Наташе", "Наташей", "Петровой"), masculine ones
+# ("Ивана", "Ивану", "Иваном", "Иване", "Петровым").
+_CASE_ENDINGS = (
+    ("ой", "а"), ("ей", "я"), ("ей", "а"), ("ом", ""), ("ем", ""), ("ым", ""), ("им", "ий"),
+    ("у", "а"), ("ю", "я"), ("ы", "а"), ("и", "я"), ("и", "а"), ("е", "а"), ("е", "я"),
+    ("а", ""), ("я", "й"), ("у", ""), ("ю", "й"), ("е", ""),
+)
+_LANGUAGES = ("ru", "uk", "bg")
+_COMMON_ZIPF = 4.5  # as people_languages: thirty times in a million words
+
+
+@cache
+def _native() -> frozenset[str]:
+    return frozenset().union(*(native_names(language) for language in _LANGUAGES))
+
+
+def _common(word: str) -> bool:
+    return any(zipf_frequency(word, language) >= _COMMON_ZIPF for language in _LANGUAGES)
+
+
+def _kind(latin: str, lex: _Lexicon) -> str | None:
+    if latin in lex.ambiguous:
+        return "W"  # a name that is also an English word as transliterated ("Сервер", "Марк")
+    if latin in lex.first:
+        return "S"
+    if latin in lex.last:
+        return "L"
+    return None
+
+
+def cyrillic_name_kind(word: str, lex: _Lexicon) -> str | None:
+    """"S" for a given name, "L" for a surname, "W" for a name that transliterates to a common
+    English word, in the word's own form or a case of it; None when the word is no Cyrillic name."""
+    if _CYRILLIC_WORD_RE.match(word) is None:
+        return None
+    lowered = word.lower()
+    latin = _transliterate(lowered)
+    if latin is None:
+        return None
+    native = _native()
+    if _key(lowered) in native:
+        return _kind(latin, lex) or "S"
+    for ending, base in _CASE_ENDINGS:
+        if lowered.endswith(ending) and len(lowered) - len(ending) >= 3:
+            reading = lowered[: len(lowered) - len(ending)] + base
+            if _key(reading) in native:
+                return _kind(_transliterate(reading) or "", lex) or "S"
+    kind = _kind(latin, lex)
+    if kind is None or kind == "L" or _common(lowered):
+        return None  # a surname of another country's list ("Строка" reads "Stroka") or a word
+    return kind
