@@ -172,6 +172,8 @@ def _classify(token: _Token, lex: _Lexicon) -> str:
         return _classify_compound(key, lex)
     if token.cap and not token.text.isascii() and (kind := cyrillic_name_kind(token.text, lex)) is not None:
         return kind  # "Иван", "Наташу": no English word's ambiguity reaches a Cyrillic name
+    if token.cap and (kind := _declined_name_kind(token.text, lex)) is not None:
+        return kind  # "Ayşe'ye", "Mehmet'in", "Agnieszkę"
     if key in lex.ambiguous:
         return "W"
     if key in lex.first:
@@ -185,6 +187,29 @@ def _classify(token: _Token, lex: _Lexicon) -> str:
     if key in lex.english:
         return "E"  # a less frequent English word: "Handler", "Procurement"
     return "U"
+
+
+# A name with a case's suffix after an apostrophe, as Turkish writes a proper noun's ("Ayşe'ye",
+# "Mehmet'in", "Ali'den"); English's "'s", "'ll", "'d" are the possessive and contractions.
+_SUFFIX_AFTER_APOSTROPHE_RE = re.compile(r"^(?P<name>[^\W\d_]{2,})['’](?P<suffix>[^\W\d_]{1,4})$")
+_NOT_A_CASE_SUFFIX = frozenset({"s", "ll", "d", "re", "ve", "m", "t"})
+
+
+def _declined_name_kind(word: str, lex: _Lexicon) -> str | None:
+    """A name in a case: a Turkish suffix after an apostrophe, or Polish's accusative and
+    instrumental of a name in "-a" ("Agnieszkę", "Agnieszką": letters no other language ends
+    a word with), as "S" or "L"; None otherwise."""
+    suffixed = _SUFFIX_AFTER_APOSTROPHE_RE.match(word)
+    if suffixed is not None and suffixed.group("suffix").islower() \
+            and suffixed.group("suffix").lower() not in _NOT_A_CASE_SUFFIX:
+        base = _key(suffixed.group("name"))
+    elif len(word) > 3 and word[-1] in "ęą":
+        base = _key(word[:-1] + "a")
+    else:
+        return None
+    if base in _TECH or base in _PLACES or base in _FUNCTION or base in _CALENDAR or base in lex.ambiguous:
+        return None  # "Vim'i", "Ankara'da", "Mart'ta": a tool's, a place's, a month's case
+    return "S" if base in lex.first else "L" if base in lex.last else None
 
 
 def _classify_compound(key: str, lex: _Lexicon) -> str:
