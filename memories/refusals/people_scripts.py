@@ -59,6 +59,9 @@ _HAN_OR_HANGUL_RUN_RE = re.compile(r"[\u4e00-\u9fff\uac00-\ud7a3]+")
 _AFTER_NAME = ("님", "씨", "께", "에게", "한테", "이", "가", "은", "는", "을", "를", "의", "과", "와",
                "先生", "女士", "老师", "经理", "总", "同学", "小姐", "さん", "様", "氏", "君")
 _BEFORE_NAME = ("给", "和", "跟", "找", "问", "请", "叫", "联系", "告诉", "通知", "同事", "经理", "客户")
+# Titles said only to or of a person: after a surname alone they make it a name ("田中さん",
+# "王先生", "김 씨"), where a surname alone is often a word ("高", "田中" in a place's name).
+_HONORIFICS = ("さん", "様", "さま", "氏", "君", "くん", "ちゃん", "先生", "女士", "小姐", "老师", "님", "씨")
 
 
 def native_name_spans(text: str) -> list[tuple[int, int]]:
@@ -81,6 +84,7 @@ def native_name_spans(text: str) -> list[tuple[int, int]]:
             spans.append((one.start(), two.end()))
     for run in _HAN_OR_HANGUL_RUN_RE.finditer(text):
         word = run.group()
+        spans += _surname_and_honorific(text, run, last)
         for i in range(len(word) - 1):
             for size, length in ((1, 2), (2, 2), (1, 1), (2, 1)):
                 given = word[i + size: i + size + length]
@@ -96,3 +100,21 @@ def native_name_spans(text: str) -> list[tuple[int, int]]:
                     spans.append((run.start() + i, run.start() + i + size + length))
                     break
     return spans
+
+
+def _surname_and_honorific(text: str, run: re.Match, last: frozenset[str]) -> list[tuple[int, int]]:
+    """A surname alone with an honorific after it, in its word or right after it: "田中さんに聞いて",
+    "佐藤様", "王先生说", "김 씨". A surname of one letter only starts its word or follows a word
+    that addresses someone ("请联系张女士"): inside a word it is often a word's letter ("中文老师")."""
+    word = run.group()
+    for i in range(len(word)):
+        for size in (2, 1):
+            surname = word[i: i + size]
+            if len(surname) != size or surname not in last:
+                continue
+            if size == 1 and i and not word[:i].endswith(_BEFORE_NAME):
+                continue
+            after = word[i + size:] or text[run.end():].lstrip(" ")
+            if after.startswith(_HONORIFICS):
+                return [(run.start() + i, run.start() + i + size)]
+    return []
