@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 from memories.refusals.people_words import _NON_LATIN_FAKER_LANGUAGES
+from memories.refusals.wordlists import entries
 
 __all__ = ["native_name_spans"]
 
@@ -52,6 +53,10 @@ def _native_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(first), frozenset(last)
 
 
+_CUES_BEFORE = frozenset(word for where, word in (e.split("\t") for e in entries("people_native_cues")) if where == "before")
+_CUES_AFTER = frozenset(word for where, word in (e.split("\t") for e in entries("people_native_cues")) if where == "after")
+
+
 # Han and Hangul names are written as one word, surname first ("김민준", "王秀英"); a word (or a
 # run between punctuation) that is a listed surname and a listed two-letter given name is one,
 # with a Korean particle or an honorific after it ("김민준님께", "王秀英女士").
@@ -76,6 +81,10 @@ def native_name_spans(text: str) -> list[tuple[int, int]]:
     for one, two in zip(words, words[1:]):
         if text[one.end():two.start()].strip():
             continue
+        # A given name alone, said to be a person's by the word after or before it.
+        if (one.group() in first and two.group() in _CUES_AFTER) or (two.group() in first and one.group() in _CUES_BEFORE):
+            name = one if one.group() in first and two.group() in _CUES_AFTER else two
+            spans.append(name.span())
         a, b = one.group(), two.group()
         han = _HAN_OR_HANGUL_RUN_RE.match(b)  # "陽一さんに…": the name, then what is said of it
         if han is not None and han.group() in first and a in last:
