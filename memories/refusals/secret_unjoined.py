@@ -194,11 +194,12 @@ _KEY_VALUE_RE = _compile(r"[A-Za-z0-9_\-+/=]" + up_to_a_note(16) + r"")
 _JOINED_RE = _compile(r"\s*(?:[:=]|(?:is|was)(?!\w))")
 _WORD_BEFORE_NOUN_RE = _compile(r"([a-z]+)[ \t_\-]+$")
 _DATA_KEYS = _DATA_KEY_WORDS | NOT_CREDENTIAL_QUALIFIERS
-# Each noun's longest word, found in one pass: most notes hold none, and are not searched.
+# The nouns themselves (a space also as a hyphen or nothing), found in one pass: most notes hold
+# none, and the expression is not searched ("api" or "token" alone would open it for most notes).
 _OTHER_KEY_NOUN_HINTS = ahocorasick.Automaton()
 for _noun in _OTHER_KEY_NOUNS:
-    _hint = max(_noun.split(), key=len)
-    _OTHER_KEY_NOUN_HINTS.add_word(_hint, _hint)
+    for _written in {_noun, _noun.replace(" ", "-"), _noun.replace(" ", "")}:
+        _OTHER_KEY_NOUN_HINTS.add_word(_written, _written)
 _OTHER_KEY_NOUN_HINTS.make_automaton()
 
 
