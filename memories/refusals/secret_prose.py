@@ -119,6 +119,12 @@ _PASSWORD_WORDS = (
     r"password|passwd|pwd|passphrase|passcode|psk(?=[ \t]*[=:])|passwort|kennwort|contrase(?:ñ|n)a|senha|"
     r"mot\s+de\s+passe|wachtwoord|has(?:ł|l)o|parola|l(?:ö|o)senord|adgangskode|salasana|"
     r"heslo|jelsz(?:ó|o)|mdp|"
+    # Seventeenth session: Norwegian, Greek, Thai, Persian, Bengali, Tamil, Slovene, Croatian and
+    # Serbian, Lithuanian, Estonian, Catalan, Basque, Bulgarian, Malay, Swahili (not Latvian's
+    # "parole": an English word, "Parole: granted").
+    r"passord|κωδικός(?:\s+πρόσβασης)?|συνθηματικό|รหัสผ่าน|رمز\s+عبور|پسورد|পাসওয়ার্ড|கடவுச்சொல்|geslo|"
+    r"lozinka|лозинка|slapta(?:ž|z)odis|salas(?:õ|o)na|contrasenya|pasahitza|парола|kata\s+laluan|"
+    r"neno\s+la\s+siri|"
     # Spelt to slip past a word list: "p@ssw0rd", "passw0rd", "p a s s w o r d", "pass word",
     # and short forms ("pword", "pswd", "psw", "p/w", any of "password"'s letters but p, s, w, d
     # dropped: "psswd", "pswrd", "paswrd", "pasword"), "code word"; before "pass" and "pw".

@@ -35,6 +35,9 @@ refused at e99780c.
 * **A key's noun in more languages** (data/secrets_key_nouns_other_languages.txt, 26 languages,
   from a regular expression of twelve), "secret key" and "access token" in each, and CJK's particles
   and full-width colon after the noun ("访问令牌是 X", "API密钥：X").
+* **A password's noun in fifteen more languages** (Norwegian "passord", Greek, Thai, Persian,
+  Bengali, Tamil, Slovene, Croatian/Serbian, Lithuanian, Estonian, Catalan, Basque, Bulgarian,
+  Malay, Swahili); not Latvian's "parole", an English word.
 * **A software licence's key** after the words that name one ("Activation key : ZAQWS-…").
 """
 
@@ -145,6 +148,10 @@ _REFUSED = {
         "API密钥：", "访问令牌是", "アクセストークンは", "クライアントシークレット:", "비밀 키:", "geheimer Schlüssel:",
         "Zugriffstoken:", "chiave segreta:", "clave secreta del cliente:", "секретный ключ", "مفتاح API:",
         "gizli anahtar:", "kunci API:", "mã truy cập:", "एपीआई कुंजी:", "κλειδί API:", "מפתח API:", "API-avain:"])},
+    # A password's noun in more languages, with an 8-character password.
+    **{f"password-noun-{n}": (f"{noun}: Kq7x2Lm9", "Kq7x2Lm9") for n, noun in enumerate([
+        "passord", "κωδικός", "รหัสผ่าน", "رمز عبور", "পাসওয়ার্ড", "கடவுச்சொல்", "geslo", "lozinka",
+        "slaptažodis", "salasõna", "contrasenya", "pasahitza", "парола", "kata laluan", "neno la siri"])},
     # Licence keys.
     "activation-key": ("Activation key : ZAQWS-XCDER-VBGTR-FRTGU-KLMNX", "ZAQWS-XCDER-VBGTR-FRTGU-KLMNX"),
     "serial-key-no-digits": ("serial key - QWERT-ASDFG-ZXCVB-POIUY", "QWERT-ASDFG-ZXCVB-POIUY"),
@@ -205,6 +212,8 @@ _PASSING = {
     "token-bucket-chinese": "令牌桶算法限制了每秒请求数",
     "token-expiry-chinese": "访问令牌过期时间是 3600 秒",
     "token-expiry-german": "Der Zugriffstoken läuft nach 3600 Sekunden ab",
+    "parole-english": "Parole: granted in 2019",
+    "greek-product-code": "κωδικός προϊόντος: 4521",
     "oauth-field": "the oauth:scopes field lists read_only",
     "psk-cipher": "openssl s_client -psk-identity etl -cipher PSK-RC4-SHA",
     "psk-mode": "WPA2-PSK: required for the guest network.",
