@@ -16,10 +16,13 @@ from wordfreq import zipf_frequency
 
 from memories.refusals.people_languages import native_names
 from memories.refusals.people_lexicon import _key, _Lexicon, _transliterate
+from memories.refusals.wordlists import entries
 
 __all__ = ["cyrillic_name_kind"]
 
-_CYRILLIC_WORD_RE = re.compile(r"[А-ЯЁЄІЇҐ][а-яёєіїґ'’\-]{3,}$")
+_CYRILLIC_WORD_RE = re.compile(r"[А-ЯЁЄІЇҐ][а-яёєіїґ'’\-]{2,}$")
+# Short forms ("Саша", "Коля") Faker's lists of full names leave out (data file).
+_SHORT_NAMES = frozenset(_key(name.lower()) for name in entries("people_russian_short_names"))
 # An ending of a case and what the name's dictionary form ends with instead: feminine "-а/-я"
 # names and surnames ("Наташу", "Наташи", "Наташе", "Наташей", "Петровой"), masculine ones
 # ("Ивана", "Ивану", "Иваном", "Иване", "Петровым").
@@ -63,11 +66,16 @@ def cyrillic_name_kind(word: str, lex: _Lexicon) -> str | None:
     native = _native()
     if _key(lowered) in native:
         return _kind(latin, lex) or "S"
-    for ending, base in _CASE_ENDINGS:
-        if lowered.endswith(ending) and len(lowered) - len(ending) >= 3:
-            reading = lowered[: len(lowered) - len(ending)] + base
-            if _key(reading) in native:
-                return _kind(_transliterate(reading) or "", lex) or "S"
+    readings = [lowered[: len(lowered) - len(ending)] + base for ending, base in _CASE_ENDINGS
+                if lowered.endswith(ending) and len(lowered) - len(ending) >= 2]
+    for reading in readings:
+        if _key(reading) in native and len(reading) >= 4:
+            return _kind(_transliterate(reading) or "", lex) or "S"
+    for reading in (lowered, *readings):
+        if _key(reading) in _SHORT_NAMES:
+            return None if _common(reading) else "S"  # "Сашу", "Коле"; not "Поля" (fields)
+    if len(lowered) < 4:
+        return None  # "Вы", "Оно", "Оба": too short to read through another list
     kind = _kind(latin, lex)
     if kind is None or kind == "L" or _common(lowered):
         return None  # a surname of another country's list ("Строка" reads "Stroka") or a word

@@ -55,6 +55,10 @@ _CYRILLIC_NAMES = {
     "genitive": ("Отчёт для Ивана готов.", "Ивана"),
     "dative-surname": ("Напиши Петрову про отчёт.", "Петрову"),
     "ukrainian": ("Олена підготувала звіт.", "Олена"),
+    # Short forms Faker's full names leave out (data/people_russian_short_names.txt).
+    "short-form": ("Коля сказал, что отчёт готов.", "Коля"),
+    "short-form-accusative": ("спроси Сашу про отчёт", "Сашу"),
+    "short-form-dative": ("Насте нужен отчёт.", "Насте"),
 }
 
 # A name in a case outside Cyrillic: Turkish writes a proper noun's suffix after an apostrophe,
@@ -110,6 +114,9 @@ _CYRILLIC_WORDS = {
     "server": "Сервер перезагружается в полночь.",
     "data": "Данные из CRM приходят с опозданием.",
     "label": "Дата",
+    "fields": "Поля таблицы пустые.",  # "Поля" is a short name and "fields"
+    "of-light": "Света нет в серверной.",
+    "you": "Вы получили отчёт?",
 }
 
 

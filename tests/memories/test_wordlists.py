@@ -150,8 +150,9 @@ def test_there_are_data_files():
     # nobody (people_placeholders.py, the same), and a key's nouns in other languages
     # (secret_unjoined.py, the same: they were a regular expression there), and the commonest
     # words of seventeen languages (people_languages.py, the same), and the words that say a name
-    # in a script without case is a person's (people_scripts.py, the same)
-    assert len(DATA_FILES) == 67
+    # in a script without case is a person's (people_scripts.py, the same), and Russian short
+    # names (people_cyrillic.py, the same)
+    assert len(DATA_FILES) == 68
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -191,6 +192,7 @@ def test_every_data_file_is_used():
         "memories.refusals.secret_unjoined", "memories.refusals.people_hyphenated",
         "memories.refusals.people_initials", "memories.refusals.people_placeholders",
         "memories.refusals.people_languages", "memories.refusals.people_scripts",
+        "memories.refusals.people_cyrillic",
     }:
         source = importlib.import_module(module).__file__
         assert source is not None
