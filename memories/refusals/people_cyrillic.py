@@ -18,7 +18,7 @@ from memories.refusals.people_languages import native_names
 from memories.refusals.people_lexicon import _key, _Lexicon, _transliterate
 from memories.refusals.wordlists import entries
 
-__all__ = ["cyrillic_name_kind"]
+__all__ = ["cyrillic_name_kind", "greek_name_kind"]
 
 _CYRILLIC_WORD_RE = re.compile(r"[А-ЯЁЄІЇҐ][а-яёєіїґ'’\-]{2,}$")
 # Short forms ("Саша", "Коля") Faker's lists of full names leave out (data file).
@@ -80,3 +80,14 @@ def cyrillic_name_kind(word: str, lex: _Lexicon) -> str | None:
     if kind is None or kind == "L" or _common(lowered):
         return None  # a surname of another country's list ("Строка" reads "Stroka") or a word
     return kind
+
+
+_GREEK_WORD_RE = re.compile(r"[Α-ΩΆ-Ώ][α-ωά-ώϊϋΐΰς]{2,}$")
+
+
+def greek_name_kind(word: str) -> str | None:
+    """A Greek given name or surname Faker lists for Greece ("Γιώργος είπε …"), as "S"; the name
+    lists hold no transliteration of Greek, so it is read only through Faker's own."""
+    if _GREEK_WORD_RE.match(word) is None:
+        return None
+    return "S" if _key(word.lower()) in native_names("el") else None

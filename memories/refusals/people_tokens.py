@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from wordfreq import zipf_frequency
 
-from memories.refusals.people_cyrillic import cyrillic_name_kind
+from memories.refusals.people_cyrillic import cyrillic_name_kind, greek_name_kind
 from memories.refusals.people_languages import common_word, native_names, text_language
 from memories.refusals.people_lexicon import (
     _key,
@@ -170,8 +170,9 @@ def _classify(token: _Token, lex: _Lexicon) -> str:
         return "L"  # "McDonnell", "McKenzie", "O'Reilly": Irish and Scottish surnames
     if "-" in key:
         return _classify_compound(key, lex)
-    if token.cap and not token.text.isascii() and (kind := cyrillic_name_kind(token.text, lex)) is not None:
-        return kind  # "Иван", "Наташу": no English word's ambiguity reaches a Cyrillic name
+    if token.cap and not token.text.isascii() and (
+            (kind := cyrillic_name_kind(token.text, lex)) is not None or (kind := greek_name_kind(token.text)) is not None):
+        return kind  # "Иван", "Наташу", "Γιώργος": no English word's ambiguity reaches them
     if token.cap and (kind := _declined_name_kind(token.text, lex)) is not None:
         return kind  # "Ayşe'ye", "Mehmet'in", "Agnieszkę"
     if key in lex.ambiguous:

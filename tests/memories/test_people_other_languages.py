@@ -59,6 +59,9 @@ _CYRILLIC_NAMES = {
     "short-form": ("Коля сказал, что отчёт готов.", "Коля"),
     "short-form-accusative": ("спроси Сашу про отчёт", "Сашу"),
     "short-form-dative": ("Насте нужен отчёт.", "Насте"),
+    # Greek, read through Faker's Greek names.
+    "greek-given-name": ("Γιώργος είπε ότι η αναφορά είναι έτοιμη.", "Γιώργος"),
+    "greek-after-article": ("Η Μαρία έστειλε την αναφορά.", "Μαρία"),
 }
 
 # A name in a case outside Cyrillic: Turkish writes a proper noun's suffix after an apostrophe,
@@ -117,6 +120,9 @@ _CYRILLIC_WORDS = {
     "fields": "Поля таблицы пустые.",  # "Поля" is a short name and "fields"
     "of-light": "Света нет в серверной.",
     "you": "Вы получили отчёт?",
+    "greek-month": "Ο Αύγουστος έχει 31 ημέρες.",  # August, and a name
+    "greek-day": "Η αναφορά στέλνεται κάθε Παρασκευή.",  # Friday, and a name
+    "greek-table": "Ο πίνακας παραγγελιών ενημερώνεται κάθε βράδυ.",
 }
 
 
