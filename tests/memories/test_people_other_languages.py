@@ -127,7 +127,7 @@ _CYRILLIC_WORDS = {
 
 
 @pytest.mark.parametrize(("text", "name"), list(_CYRILLIC_NAMES.values()), ids=list(_CYRILLIC_NAMES))
-def test_a_cyrillic_name_alone_or_in_its_case_is_held(text, name):
+def test_a_cyrillic_or_greek_name_alone_or_in_its_case_is_held(text, name):
     # The mention may take the capitalised verb before it with it ("Спроси Наташу"): the note is held.
     assert any(name in m.text for m in find_person_mentions(text))
 
