@@ -197,8 +197,11 @@ SHAPE_RULES: list[_Rule] = [
     _vendor("private_key", r"\"ciphertext\"\s*:\s*\"(?P<value>[0-9a-fA-F]{64,})\"", ("ciphertext",),
             group="value", priority=95, accept=lambda m, t: '"kdf"' in t[max(0, m.start() - 400): m.end() + 400]),
     # A Solana keypair file: the 64 bytes of the key as a JSON array ("solana-keygen" writes it so).
-    # Random bytes take most of the 256 values; a list of small counts or codes does not.
-    _vendor("private_key", r"\[\s*(?:(?:25[0-5]|2[0-4]\d|1?\d{1,2})\s*,\s*){63}(?:25[0-5]|2[0-4]\d|1?\d{1,2})\s*\]",
+    # Random bytes take most of the 256 values; a list of small counts or codes does not. Each
+    # byte is matched one way only and atomically: "1?\d{1,2}" read "12" two ways, and a long list
+    # without its "]" backtracked through 2^63 of them.
+    _vendor("private_key", r"\[\s*(?>(?:(?>25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*,\s*){63})"
+            r"(?>25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*\]",
             ("[",), priority=95, accept=lambda m, t: len(set(re.findall(r"\d+", m.group()))) >= 40),
     # A Windows password's NT or LM hash named as one: whoever holds it logs in as the user
     # (pass-the-hash), so it is kept as a crypt(3) hash is (data/secret_prefixed_formats.txt).
