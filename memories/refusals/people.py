@@ -108,7 +108,12 @@ from memories.refusals.people_cues import (
     name_given,
     spoken_to,
 )
-from memories.refusals.people_handles import _dotted_names, _email_names_person, handles
+from memories.refusals.people_handles import (
+    _dotted_names,
+    _email_names_person,
+    handles,
+    names_apart_by_a_slash,
+)
 from memories.refusals.people_hyphenated import hyphenated_chinese_names
 from memories.refusals.people_initials import dotted_initials
 from memories.refusals.people_languages import text_language
@@ -200,6 +205,7 @@ def _mentions_as_written(text: str) -> list[PersonMention]:
     spans += _dotted_names(text, email_spans, lex)  # "chidi.okonkwo", "Priya_Raman"
     spans += hyphenated_chinese_names(text)  # "Wong Yeung-tat", "Chi-wai Leung"
     spans += dotted_initials(text)  # "J.O. asked for a refund", "thanks J.O."
+    spans += names_apart_by_a_slash(text, lex)  # "Kwame/Priya to pair on the migration"
     tokens = _tokenize(text, lex)
     if email_spans:
         tokens = [t for t in tokens if not any(s <= t.start < e for s, e in email_spans)]

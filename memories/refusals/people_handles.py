@@ -1,6 +1,6 @@
 """Names in e-mail addresses, handles and logins (R-SAVE-3b): "ana.lopez@", "jsmith@", "@priya",
-"@JacobRhines you're glossing over …", "priya_raman.csv". Split from people_cues.py, which reads
-the words around a name.
+"@JacobRhines you're glossing over …", "priya_raman.csv", and names paired by a slash ("Kwame/Priya").
+Split from people_cues.py, which reads the words around a name.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from memories.refusals.people_words import (
     _FUNCTION,
     _GROUPS,
     _HANDLE_SERVICES,
+    _PLACES,
     _TECH,
 )
 
-__all__ = ["_dotted_names", "_email_names_person", "handles"]
+__all__ = ["_dotted_names", "_email_names_person", "handles", "names_apart_by_a_slash"]
 
 
 def _nobodys_word(part: str) -> bool:
@@ -173,3 +174,20 @@ def _dotted_names(text: str, taken: list[tuple[int, int]], lex: _Lexicon) -> lis
                 _PERSON_FIELD_BEFORE_RE.search(text, max(0, match.start() - 30), match.start())):
             found.append(match.span())
     return found
+
+
+# Two given names or surnames joined by a slash, as meeting notes pair people ("Kwame/Priya to
+# pair"); a slash reads as code to the tokenizer, and a path has more of them ("docs/Priya/x").
+_SLASHED_PAIR_RE = re.compile(r"(?<![\w/.\\])([A-Z][a-z]{2,})/([A-Z][a-z]{2,})(?![\w/.\\])")
+
+
+def names_apart_by_a_slash(text: str, lex: _Lexicon) -> list[tuple[int, int]]:
+    if "/" not in text:
+        return []
+    spans = []
+    for pair in _SLASHED_PAIR_RE.finditer(text):
+        keys = [pair.group(1).lower(), pair.group(2).lower()]
+        if all((k in lex.first or k in lex.last) and k not in lex.wordlike and k not in lex.ambiguous
+               and k not in _TECH and k not in _PLACES for k in keys):
+            spans.append(pair.span())
+    return spans
