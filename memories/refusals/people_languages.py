@@ -11,14 +11,12 @@ country's is then a word; and lower-case words are read as names only in English
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections import Counter
 from functools import cache
 
 from wordfreq import zipf_frequency
 
-from memories.refusals.people_lexicon import _key
+from memories.refusals.people_lexicon import _key, faker_name_lists
 from memories.refusals.wordlists import table
 
 __all__ = ["ENGLISH_FUNCTION_WORDS", "common_word", "native_names", "text_language"]
@@ -66,18 +64,13 @@ def text_language(tokens) -> str | None:
 @cache
 def native_names(language: str) -> frozenset[str]:
     """The given names and surnames Faker lists for ``language``'s countries, as name keys."""
-    import faker.providers.person as person_providers
-
     prefix = _FAKER_LANGUAGE.get(language, language)
     names: set[str] = set()
-    for module_info in pkgutil.iter_modules(person_providers.__path__):
-        if module_info.name.split("_")[0] != prefix:
-            continue
-        provider = getattr(importlib.import_module(f"{person_providers.__name__}.{module_info.name}"), "Provider", None)
-        for attr, value in vars(provider or object).items():
-            if ("first_name" in attr or "last_name" in attr) and isinstance(value, (tuple, list, dict, set, frozenset)):
-                names.update(_key(part) for name in value if isinstance(name, str)
-                             for part in name.replace("-", " ").split())
+    for faker_language, attr, value in faker_name_lists():
+        if faker_language == prefix and ("first_name" in attr or "last_name" in attr) \
+                and isinstance(value, (tuple, list, dict, set, frozenset)):
+            names.update(_key(part) for name in value if isinstance(name, str)
+                         for part in name.replace("-", " ").split())
     return frozenset(names)
 
 

@@ -91,30 +91,35 @@ def _name_parts(name: str) -> list[str]:
     return parts
 
 
-def _faker_names() -> tuple[set[str], set[str], set[str]]:
-    """First names, surnames and the names found in two or more languages, from Faker."""
+def faker_name_lists():
+    """(language, attribute, value) of every attribute of Faker's person providers: the language
+    its module is named for ("tr" for tr_TR) and the attribute's name ("first_names_male"). The
+    one reading of Faker's lists: this module's, people_scripts' and people_languages' use it."""
     import faker.providers.person as person_providers
 
-    raw: dict[str, tuple[set[str], set[str]]] = {}  # language -> (first, last)
     for module_info in pkgutil.iter_modules(person_providers.__path__):
-        if module_info.name.split("_")[0] in _NON_LATIN_FAKER_LANGUAGES:
+        provider = getattr(importlib.import_module(f"{person_providers.__name__}.{module_info.name}"),
+                           "Provider", None)
+        for attr, value in vars(provider or object).items():
+            yield module_info.name.split("_")[0], attr, value
+
+
+def _faker_names() -> tuple[set[str], set[str], set[str]]:
+    """First names, surnames and the names found in two or more languages, from Faker."""
+    raw: dict[str, tuple[set[str], set[str]]] = {}  # language -> (first, last)
+    for language, attr, value in faker_name_lists():
+        if language in _NON_LATIN_FAKER_LANGUAGES:
             continue
-        module = importlib.import_module(f"{person_providers.__name__}.{module_info.name}")
-        provider = getattr(module, "Provider", None)
-        if provider is None:
-            continue
-        language = module_info.name.split("_")[0]
         raw_first, raw_last = raw.setdefault(language, (set(), set()))
-        for attr, value in vars(provider).items():
-            lowered = attr.lower()
-            if "first_name" in lowered or "first_romanized" in lowered:
-                target = raw_first
-            elif "last_name" in lowered or "last_romanized" in lowered:
-                target = raw_last
-            else:
-                continue
-            if isinstance(value, (tuple, list, dict, set, frozenset)):
-                target.update(name for name in value if isinstance(name, str))
+        lowered = attr.lower()
+        if "first_name" in lowered or "first_romanized" in lowered:
+            target = raw_first
+        elif "last_name" in lowered or "last_romanized" in lowered:
+            target = raw_last
+        else:
+            continue
+        if isinstance(value, (tuple, list, dict, set, frozenset)):
+            target.update(name for name in value if isinstance(name, str))
 
     def keys(names: set[str]) -> set[str]:
         out: set[str] = set()

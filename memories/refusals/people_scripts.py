@@ -8,11 +8,10 @@ lists (the romanised ones of people_lexicon do not cover them; data/people_faker
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 import re
 import unicodedata
 
+from memories.refusals.people_lexicon import faker_name_lists
 from memories.refusals.people_words import _NON_LATIN_FAKER_LANGUAGES
 from memories.refusals.wordlists import entries
 
@@ -34,22 +33,17 @@ def _latin_or_cased(word: str) -> bool:
 @functools.cache
 def _native_names() -> tuple[frozenset[str], frozenset[str]]:
     """(given names, surnames) of one word, in scripts without case, from Faker's providers."""
-    import faker.providers.person as person_providers
-
     first: set[str] = set()
     last: set[str] = set()
-    for module_info in pkgutil.iter_modules(person_providers.__path__):
-        if module_info.name.split("_")[0] not in _NON_LATIN_FAKER_LANGUAGES | _HAN_AND_HANGUL_LANGUAGES:
+    for language, attr, value in faker_name_lists():
+        if language not in _NON_LATIN_FAKER_LANGUAGES | _HAN_AND_HANGUL_LANGUAGES:
             continue
-        provider = getattr(importlib.import_module(f"{person_providers.__name__}.{module_info.name}"),
-                           "Provider", None)
-        for attr, value in vars(provider or object).items():
-            target = first if "first_name" in attr else last if "last_name" in attr else None
-            if target is None or not isinstance(value, (tuple, list, dict, set, frozenset)):
-                continue
-            target.update(name for name in value if isinstance(name, str) and _WORD_RE.fullmatch(name)
-                          and (len(name) >= 2 or _HAN_OR_HANGUL_RUN_RE.fullmatch(name))
-                          and not _latin_or_cased(name))
+        target = first if "first_name" in attr else last if "last_name" in attr else None
+        if target is None or not isinstance(value, (tuple, list, dict, set, frozenset)):
+            continue
+        target.update(name for name in value if isinstance(name, str) and _WORD_RE.fullmatch(name)
+                      and (len(name) >= 2 or _HAN_OR_HANGUL_RUN_RE.fullmatch(name))
+                      and not _latin_or_cased(name))
     return frozenset(first), frozenset(last)
 
 
