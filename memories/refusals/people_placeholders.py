@@ -10,21 +10,17 @@ from functools import cache
 
 import ahocorasick
 
+from memories.refusals.phrases import written_without_spaces
 from memories.refusals.wordlists import entries
 
 __all__ = ["inside_a_placeholder"]
-
-
-def _unspaced(name: str) -> bool:
-    """Han, kana or Hangul: written without spaces, so no word boundary ends the name."""
-    return ord(name[0]) >= 0x2E80
 
 
 @cache
 def _placeholder_re() -> re.Pattern:
     names = sorted(entries("people_placeholder_names"), key=len, reverse=True)
     return re.compile("|".join(
-        re.escape(name) if _unspaced(name) else r"\s+".join(map(re.escape, name.split())) + r"(?!\w)"
+        re.escape(name) if written_without_spaces(name[0]) else r"\s+".join(map(re.escape, name.split())) + r"(?!\w)"
         for name in names), re.IGNORECASE)
 
 
@@ -34,8 +30,8 @@ def _first_words() -> ahocorasick.Automaton:
     starts (a fixed list tried at every place of a note cost half a millisecond)."""
     automaton = ahocorasick.Automaton()
     for name in entries("people_placeholder_names"):
-        word = name.lower() if _unspaced(name) else name.split()[0].lower()
-        automaton.add_word(word, (word, _unspaced(name)))
+        word = name.lower() if written_without_spaces(name[0]) else name.split()[0].lower()
+        automaton.add_word(word, (word, written_without_spaces(name[0])))
     automaton.make_automaton()
     return automaton
 

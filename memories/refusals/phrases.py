@@ -71,6 +71,7 @@ __all__ = [
     "phrases",
     "strip_accents",
     "word_tokens",
+    "written_without_spaces",
 ]
 
 DIGEST_SIZE = 16
@@ -144,6 +145,12 @@ _CJK_RE = re.compile(
     "\uf900-\ufaff\U00020000-\U0003134f])"
 )
 _EMAIL_TAG_RE = re.compile(r"\+[^@]*(?=@)")
+
+
+def written_without_spaces(char: str) -> bool:
+    """A letter of Han, kana or Hangul, scripts that write no space between words: what comes
+    right before or after one may be the next word (the detectors read names and nouns so)."""
+    return _CJK_RE.fullmatch(char) is not None
 _SPACE_RE = re.compile(r"\s+")
 
 

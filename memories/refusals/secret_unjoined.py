@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 import ahocorasick
 
 from memories.refusals.people_lexicon import english_words
+from memories.refusals.phrases import written_without_spaces
 from memories.refusals.secret_assignments import NOT_CREDENTIAL_QUALIFIERS
 from memories.refusals.secret_bare import _EMAIL_RE
 from memories.refusals.secret_context import _DATA_KEY_WORDS
@@ -215,13 +216,13 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
     for noun in nouns:
         begin = noun.start()
         after = lowered[noun.end():noun.end() + 1]
-        if after and (after.isalnum() or after in "_-") and not _unspaced(after):
+        if after and (after.isalnum() or after in "_-") and not written_without_spaces(after):
             continue  # inside a word or a name ("tokenizer", "secret_santa"); CJK writes no spaces
         qualifier = None if joined_ok else _QUALIFIER_BEFORE_RE.search(lowered, max(0, begin - 9), begin)
         if qualifier is not None:
             begin = qualifier.start()  # "api key", "access_token", "apikey"
         before = lowered[begin - 1:begin]
-        if before and (before.isalnum() or before in "_-") and not _unspaced(before):
+        if before and (before.isalnum() or before in "_-") and not written_without_spaces(before):
             continue  # inside a word or a name ("monkey", "db_token")
         if noun.group() == "key" and qualifier is None and not joined_ok:
             product = _PRODUCT_BEFORE_RE.search(lowered, max(0, begin - 25), begin)
@@ -248,11 +249,6 @@ def _keys_after(text: str, lowered: str, taken: Spans, nouns: Iterator[re.Match]
             continue  # "the idempotency token for run 7c2f…"
         if not _overlaps(taken, start, start + len(value)):
             yield "generic_secret", start, start + len(value), 64
-
-
-def _unspaced(char: str) -> bool:
-    """A character of a script written without spaces between words (Han, kana, Hangul)."""
-    return ord(char) >= 0x2E80
 
 
 def _key_material(value: str) -> bool:
