@@ -26,8 +26,8 @@ from memories.refusals.people_words import (
     _PLACES,
     _ROLES,
     _TITLES,
+    name_key,
 )
-from memories.refusals.phrases import strip_accents
 
 # ---------------------------------------------------------------------------------------
 # Lexicon: loaded once.
@@ -50,10 +50,7 @@ _lexicon: _Lexicon | None = None
 _lock = threading.Lock()
 
 
-def _key(word: str) -> str:
-    if word.isascii():
-        return word.lower()
-    return strip_accents(word).casefold().replace("’", "'")
+_key = name_key  # the person detector's one way to key a word (people_words)
 
 
 _LATIN_CACHE: dict[str, bool] = {}

@@ -6,6 +6,7 @@ Keys are lower case, accents stripped.
 
 from __future__ import annotations
 
+from memories.refusals.phrases import strip_accents
 from memories.refusals.wordlists import entries, pairs, table, words
 
 # ---------------------------------------------------------------------------------------
@@ -31,8 +32,17 @@ _TECH = words("people_tech")
 # Multi-word tech, company and place names (checked as whole phrases before the rules).
 _TECH_PHRASES = list(entries("people_tech_phrases"))
 
+
+def name_key(word: str) -> str:
+    """A word as the person detector compares it: lower case, accents stripped ("Märkte" reads
+    "markte", "Παρασκευή" "παρασκευη")."""
+    if word.isascii():
+        return word.lower()
+    return strip_accents(word).casefold().replace("’", "'")
+
+
 _PLACES = words("people_places")
-_CALENDAR = words("people_calendar")
+_CALENDAR = frozenset(map(name_key, words("people_calendar")))  # tokens are keyed: "März" is "marz"
 
 # Teams, departments and groups: "ask Finance", "email Support" do not name a person.
 _GROUPS = words("people_groups")

@@ -39,9 +39,9 @@ FROZEN = [
      "a5058aecd5b9ea592863bc92f2618966f58f0eccb2950dba193fb887c6c4938d"),
     # 43, then the North American time zones ("6pm Mountain time", issue 18); 47, then German
     # days and months (twelfth session).
-    # then Greek months and days and März's key, "marz" (seventeenth session)
-    ("memories.refusals.people_words", "_CALENDAR", 82,
-     "95bdc89bf410f28bc2621bb3c7221ad9259d18d3ed5ce732b435633dabc841d9"),
+    # then Greek months and days (seventeenth session), all keyed as tokens are ("märz" is "marz")
+    ("memories.refusals.people_words", "_CALENDAR", 81,
+     "e5b291ea00e432910eeb09b2ac142f119637ffc3f05edb7bed5fc094bf510a6b"),
     ("memories.refusals.people_words", "_GROUPS", 101,
      "b0b59f5e0e3272e22891dadfc6973e2ac5390823f1aaf8a251d9869b41f550a0"),
     # 135, then English contractions ("i'm", "i'd"), read as names in WNUT 2017's casual text.
