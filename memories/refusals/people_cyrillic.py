@@ -4,7 +4,8 @@ transliterated (Faker's, people_lexicon), so a Cyrillic word is read through its
 a name declines, so a word is also read without the ending of its case (accusative "Наташу",
 genitive "Ивана", dative "Ивану", instrumental "Иваном", "Петровой"), when the form it gives is
 one of Faker's Cyrillic names. A common word of Russian or Ukrainian ("Данные", "Строки", "Дата")
-is no name unless Faker lists it as one.
+is no name unless Faker lists it as one. Greek, the other cased script the name lists hold no
+transliteration of, is read the same way through Faker's Greek names ("Γιώργος είπε …").
 """
 
 from __future__ import annotations
