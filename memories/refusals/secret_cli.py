@@ -95,7 +95,9 @@ def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candid
                 continue  # the next flag: no value given
             if _VARIABLE_RE.match(value) or _FILE_ARGUMENT_RE.match(value) or _overlaps(taken, start, end):
                 continue
-            if _acceptable_password(value, strength="weak", quoted=group != "val"):
+            # A flag's argument is a literal, as a quoted value is ("-p dev_admin"): a shell has
+            # no bare variable names ("$PW", "%PW%" are _VARIABLE_RE's).
+            if _acceptable_password(value, strength="weak", quoted=True):
                 yield "cli_password", start, end, 66
 
 

@@ -162,6 +162,9 @@ _GENERIC_TAIL_RE = _compile(
     r"|(?P<sym>[^\s\"'`]" + up_to_a_note(8) + r"))",
     re.IGNORECASE,
 )
+# A compound name may follow a vendor's letters with no break ("hapikey", HubSpot's; "myapikey",
+# "stripesecretkey"); a bare "key" or "token" may not ("monkey", "turkey").
+_GLUABLE_KEYWORD_RE = _compile(r"(?:api|access|secret|auth|client|private)[_\-]?(?:key|token|secret)")
 _STRONG_KEYWORD_RE = _compile(r"(?i)api|s[e3]cr[e3]t|t[o0]k[e3]n|auth|credential|access|private|signing")
 _NOT_A_SECRET_KEYWORD_SUFFIX_RE = _compile(
     r"(?i)[_\-.](?:id|ids|name|names|type|count|length|len|url|uri|path|file|hash|prefix|"
@@ -251,7 +254,8 @@ def _find_generic_assignments(text: str, lowered: str, taken: Spans) -> Iterator
         if core is None:
             return
         position = core.start() + 1
-        span = _keyword_identifier(text, core.start(), core.end(), glue_ok=False)
+        span = _keyword_identifier(text, core.start(), core.end(),
+                                   glue_ok=bool(_GLUABLE_KEYWORD_RE.fullmatch(core.group())))
         if span is None:
             continue
         keyword = text[span[0]: span[1]]

@@ -3,8 +3,8 @@
 name ends, so the assignment rules (secret_context) read the whole word as a name; the random-run
 rule (secret_random) sees a run whose words make it no key.
 
-The word right before the dash, dot or underscore ("token_9f3a…") must be a credential's own (secret, token, private, api
-key), and the value one run of letters and digits, judged as after "api_key="
+The word right before the dash, dot or underscore ("token_9f3a…") must be a credential's own (secret, token, private,
+access, api key; or two: "secret-key-…"), and the value one run of letters and digits, judged as after "api_key="
 (``_looks_random(..., with_keyword=True)``): "private-subnet-0a1b…" and
 "secret-manager-projects-1234…" name things. UUIDs are left alone: "secret-<uuid>" is how generated resource names read
 (a Kubernetes Secret's, a bucket's), and a file's name ("token-3f2c….json") is a name.
@@ -31,7 +31,7 @@ __all__ = ["find_glued_credentials"]
 # Searched in the lower-cased text (the same length as the note: secrets._lowercase_same_length),
 # where a plain alternation is several times faster than a case-blind one over the note.
 _GLUED_RE = _compile(
-    r"(?:secret|token|private|api[_\-]?key)[\-._]"
+    r"(?:secret|token|private|(?P<access>access)|api[_\-]?key)(?P<noun>[\-._](?:key|token|secret))?[\-._]"
     r"(?P<value>[a-z0-9]" + up_to_a_note(16) + r")(?![a-z0-9_\-.@/])"
 )
 
@@ -44,6 +44,8 @@ def find_glued_credentials(text: str, lowered: str, taken: Spans) -> Iterator[Ca
             continue
         if not _looks_random(value, with_keyword=True):
             continue
+        if match.group("access") and not match.group("noun") and len(value) < 24:
+            continue  # "vpce-access-0a1b2c3d4e5f6a7b8": AWS names a resource "<kind>-<17 hex>"
         if _context_names_an_id(lowered, match.start(), hex_value=_HEX_RE.fullmatch(value) is not None,
                                 named=True):
             continue

@@ -48,6 +48,8 @@ _NAME_BEFORE_RE = _compile(
     r"(?:[\"'`]?\s*(?::=|=>|[:=])\s*|[ \t]+|[\"'`]\s*,\s*(?=[\"'`]))(?P<q>[\"'`]?)$"
 )
 
+# AWS's resource ids: the kind, "-" and 8 or 17 hex ("vpce-0a1b2c3d4e5f6a7b8", "i-…", "sg-…").
+_RESOURCE_ID_RE = _compile(r"[a-z]{1,12}-(?:[0-9a-f]{8}|[0-9a-f]{17})")
 _CREDENTIAL_PART_RE = _compile(r"(?i)t[o0]k[e3]n|k[e3]y|s[e3]cr[e3]t|pass|pwd|auth|cred")
 
 
@@ -90,6 +92,8 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
             continue  # "accessor EVP_PKEY_get0_engine": a function's name
         if _UUID_RE.fullmatch(value) or _is_non_secret_value(value) or is_public_address(value):
             continue
+        if _RESOURCE_ID_RE.fullmatch(value):
+            continue  # "endpoint vpce-0a1b…": a cloud resource's id
         if "/" in value and _looks_like_path(value):
             continue  # "runwayml/stable-diffusion-v1-5": a model's or a repository's name
         is_hex = _HEX_RE.fullmatch(value) is not None

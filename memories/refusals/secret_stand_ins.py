@@ -221,6 +221,8 @@ def _acceptable_password(value: str, *, strength: str, quoted: bool = False) -> 
     word, placeholder, reference or path. ``strong``: after "is", a bare space, or an ambiguous
     word ("pass") - must also mix character classes, look random, or be quoted.
     """
+    if quoted and strength == "weak" and _quoted_words_password(value):
+        return True  # 'password = "open_sesame"': a literal, not the name of a variable
     if len(value) < 4 or _is_non_secret_value(value) or not any(c.isalnum() for c in value):
         return False  # "password = ,.:-¨@*¿?!" has no letter or digit: not a password
     if _FAKE_RE.search(value):
@@ -241,3 +243,20 @@ def _acceptable_password(value: str, *, strength: str, quoted: bool = False) -> 
     if value.isalpha():
         return _looks_random(value, with_keyword=True)  # "KhhhKCoGdEiSAPJ", not "swordfish"
     return _char_classes(value) >= 2
+
+
+# Words joined by "_" or "-" read as a variable's or a setting's name ("password = db_password"),
+# but inside quotes after an assignment they are the literal value itself ('"password":
+# "open_sesame"', "-Password 'dev-admin'"), unless a part names what the value is or stands in
+# for one ("db_password", "your-secret-here", "test_value").
+_JOINED_WORDS_RE = _compile(r"^[A-Za-z]+(?:[_\-][A-Za-z0-9]+)+$")
+_STAND_IN_PARTS = words("secrets_stand_in_parts")  # data/secrets_stand_in_parts.txt
+
+
+def _quoted_words_password(value: str) -> bool:
+    if not _JOINED_WORDS_RE.match(value) or len(value) < 6 or _FAKE_RE.search(value):
+        return False
+    parts = [part.lower() for part in re.split(r"[_\-]", value)]
+    if any(part in _STAND_IN_PARTS or part.rstrip("s") in _STAND_IN_PARTS for part in parts):
+        return False
+    return not all(part in _COMMON_WORDS for part in parts)  # "not_set", "on-request"
