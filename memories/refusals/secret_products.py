@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from memories.refusals.people_lexicon import english_words
 from memories.refusals.secret_formats import Candidate, Spans, _overlaps
 from memories.refusals.secret_random import (
+    _DIGEST_PREFIX_RE,
     _GIT_SHA_LENGTH,
     _context_names_an_id,
     _encodes_plain_text,
@@ -92,8 +93,8 @@ def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[C
             continue  # "accessor EVP_PKEY_get0_engine": a function's name
         if _UUID_RE.fullmatch(value) or _is_non_secret_value(value) or is_public_address(value):
             continue
-        if _RESOURCE_ID_RE.fullmatch(value):
-            continue  # "endpoint vpce-0a1b…": a cloud resource's id
+        if _RESOURCE_ID_RE.fullmatch(value) or _DIGEST_PREFIX_RE.match(value):
+            continue  # "endpoint vpce-0a1b…": a cloud resource's id; "narHash sha256-…", a digest
         if "/" in value and _looks_like_path(value):
             continue  # "runwayml/stable-diffusion-v1-5": a model's or a repository's name
         is_hex = _HEX_RE.fullmatch(value) is not None

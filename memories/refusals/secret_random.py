@@ -50,7 +50,7 @@ _HEX_ID_CONTEXT_WORDS = _ID_CONTEXT_WORDS | frozenset(
     """
     page record row block item issue ticket order invoice database workspace project table
     column object node entity expected got mismatch matches sum sums tx txid txn transaction
-    address contract wallet zone
+    address contract wallet zone container pod
     """.split()
 )
 # Hex ids of what runs and happens ("Sentry event 3f2c…", "job 3f2c… failed"): for a free-standing

@@ -197,6 +197,10 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _GENERATED_NAME_RE = _compile(r"[a-z]{2,}(?:-[a-z]{2,})*-[a-z0-9]{4,10}(?:-[a-z0-9]{5})?")
 
 
+_BASE32_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz234567")
+_BECH32_RE = re.compile(r"[a-z]{1,83}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}")
+
+
 def _looks_random(value: str, *, with_keyword: bool) -> bool:
     """True when ``value`` reads as generated key material rather than a word or an id.
 
@@ -222,7 +226,15 @@ def _looks_random(value: str, *, with_keyword: bool) -> bool:
     elif with_keyword:
         if not (has_digit or mixed_case):
             return False
-    elif not mixed_case or (not has_digit and length < 32):
+    elif not mixed_case:
+        # One case and digits, long (TOTP seeds, many vendors' keys): judged against what random
+        # text of 36 symbols scores at its length, below.
+        if not (has_digit and length >= 32 and value.isalnum() and value.isascii()):
+            return False
+        if set(value.lower()) <= _BASE32_LOWER or _BECH32_RE.fullmatch(value.lower()):
+            return False  # base32 and Bech32 name public things: an onion address, an IPFS CID,
+            # an age or Nostr public key, a wallet (their secret forms have rules of their own)
+    elif not has_digit and length < 32:
         return False
     if _UUID_RE.fullmatch(value) or _DATE_LIKE_RE.fullmatch(value) or _VERSION_RE.fullmatch(value):
         return False
@@ -243,6 +255,11 @@ def _looks_random(value: str, *, with_keyword: bool) -> bool:
         limit = min(_KEYWORD_ENTROPY_LIMIT, ceiling - (1.0 if mixed_case else 1.3))
         if mixed_case and has_digit and length >= 20:
             limit -= 0.4
+    elif not mixed_case:
+        if _wordiness(value) > 0.5 or _class_transitions(value) < 0.25:
+            return False
+        # ~ the 5th percentile of random strings of 36 symbols: 4.0 at 32 characters, 4.6 at 80.
+        limit = math.log2(36) - 31 / length - 0.2
     else:
         if _wordiness(value) > 0.5 or _class_transitions(value) < 0.3:
             return False
