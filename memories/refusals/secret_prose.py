@@ -51,13 +51,31 @@ _KEYWORD_LOOKALIKES = words("secrets_keyword_lookalikes")  # data/secrets_keywor
 _ASSIGNMENT_AHEAD_RE = _compile(DECLARATOR + r"\s*(?:[:=]|\?=|<-|\s[\"'`]|[\"'`]|@\")")
 
 
+def _misspelt_password(word: str) -> bool:
+    """"passworsd", "passwrod", "passowrd": "password" with one letter added, dropped, changed or
+    two swapped (Damerau's typing errors; CredSweeper's samples spell it so). Words that
+    drop letters are _PASSWORD_WORDS' ("pasword", "psswd")."""
+    word = word.lower()
+    target = "password"
+    if not 7 <= len(word) <= 9 or not word.startswith("pa") or word == target:
+        return False
+    if len(word) == len(target):
+        diffs = [i for i in range(len(word)) if word[i] != target[i]]
+        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1
+                                   and word[diffs[0]] == target[diffs[1]] and word[diffs[1]] == target[diffs[0]])
+    longer, shorter = (word, target) if len(word) > len(target) else (target, word)
+    if len(longer) - len(shorter) != 1:
+        return False
+    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
+
+
 def _suffixed_keyword_end(text: str, start: int, end: int) -> int | None:
     """Where the name "secrete…" / "secretKey…" ends, or None when it is another word."""
-    if text[start:end].lower() not in _SUFFIXABLE_KEYWORDS:
-        return None
     word_end = end
     while word_end < len(text) and text[word_end].isalnum():
         word_end += 1
+    if text[start:end].lower() not in _SUFFIXABLE_KEYWORDS and not _misspelt_password(text[start:word_end]):
+        return None
     if text[start:word_end].lower() in _KEYWORD_LOOKALIKES or not text[start:word_end].isascii():
         return None
     name_end = _IDENTIFIER_SUFFIX_RE.match(text, word_end).end()

@@ -17,6 +17,8 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
   judged against what random text of 36 symbols scores at its length. Base32 and Bech32 stay
   public names (an onion address, an IPFS CID, an age public key); a Docker container's id and
   a Nix hash ("narHash sha256-…") are ids (refused at 7b4519b).
+* **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
+  one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ _REFUSED = [
     "prospect-access-4d9f1e2b6ac3fd80e162b12f8a9c45f1",
     "hiveage-secret-KEY-ABC123XYZ789abcd5678",
     "acme-secret-key-4d9f1e2b6ac3fd80e162b12f",
+    # Misspelt.
+    'if passworsd == "q4c1a2oPd":',
+    'passwrod = "Xk9#mq2pL"',
+    "passowrd: Xk9mq2pL7",
+    "db_passwprd=Summer2024x",
     # One letter case.
     "I5SYNPRFZI41WHVQWWUT0GNXFMO104343E7CXFIISR01E2V8ETSMXMJFK1XNKM7FDEEPUPRM0FYAHFF5",
     "gn.top_news(scraping_bee = 'I5SYNPRFZI41WHVQWWUT0GNXFMO104343E7CXFIISR01E2V8ETSMXMJFK1XNKM7FDEEPUPRM0FYAHFF5')",
@@ -69,6 +76,10 @@ _KEPT = [
     "the bucket s3-access-0a1b2c3d4e5f6a7b8 is new",
     "the endpoint vpce-0a1b2c3d4e5f6a7b8 is new",  # refused at 7b4519b: "endpoint" read as a product
     "the secret is named app-secret-7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    # Words near "password" that are other words.
+    'the passport = "Xk9mq2pL7"',
+    "passworded = True",
+    'passwords = ["a", "b"]',
     # Public names in one case; ids.
     "mirror 2gzyxa5ihm7nsggfxnu52rck2vv4rvmdlkiu3zzui5du4xyclen53wid.onion",
     "pinned bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi on ipfs",
