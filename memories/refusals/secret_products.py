@@ -64,9 +64,24 @@ def _mixed_case(value: str) -> bool:
     return any(c.islower() for c in value) and any(c.isupper() for c in value)
 
 
+# "scrapeowl ACCESS l4k5…", "acme private: …": what the key gives, between the product's name and
+# the key (a credential's own nouns, "token", "key", are the assignment rules', secret_context).
+_WHAT_A_KEY_GIVES = frozenset({"access", "private", "auth", "creds", "credentials", "login"})
+_PRODUCT_BEFORE_RE = _compile(r"(?<![\w\-./@$&%#:=+~\\])(?P<product>[A-Za-z][A-Za-z0-9]{3,23})[ \t_\-]$")
+
+
+def _product_name(text: str, name: str, name_start: int) -> str:
+    """The product's name a key follows: the word itself, or the one before "access" / "private"."""
+    if name.lower() not in _WHAT_A_KEY_GIVES:
+        return name
+    before = _PRODUCT_BEFORE_RE.search(text, max(0, name_start - 25), name_start)
+    return before.group("product") if before is not None else name
+
+
 def _named_values(text: str) -> Iterator[tuple[str, str, int, int]]:
     """(name, value, start, end) of each run written right after a word and a separator; a bare
-    value ends before a full stop and holds none, a quoted one ends at its quote."""
+    value ends before a full stop and holds none, a quoted one ends at its quote. The name is the
+    product's (``_product_name``)."""
     for run in _VALUE_RUN_RE.finditer(text):
         start, end = run.span()
         before = _NAME_BEFORE_RE.search(text, max(0, start - 40), start)
@@ -80,7 +95,7 @@ def _named_values(text: str) -> Iterator[tuple[str, str, int, int]]:
             value = value.rstrip(".")
             if "." in value or len(value) < 20:
                 continue
-        yield before.group("name"), value, start, start + len(value)
+        yield _product_name(text, before.group("name"), before.start("name")), value, start, start + len(value)
 
 
 def find_product_named_keys(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:

@@ -17,6 +17,8 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
   judged against what random text of 36 symbols scores at its length. Base32 and Bech32 stay
   public names (an onion address, an IPFS CID, an age public key); a Docker container's id and
   a Nix hash ("narHash sha256-…") are ids (refused at 7b4519b).
+* **What a key gives between the product's name and the key**: "scrapeowl ACCESS <key>",
+  "acme private <key>", read as "scrapeowl <key>" was; "read access <key>" names no product.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -46,6 +48,10 @@ _REFUSED = [
     "prospect-access-4d9f1e2b6ac3fd80e162b12f8a9c45f1",
     "hiveage-secret-KEY-ABC123XYZ789abcd5678",
     "acme-secret-key-4d9f1e2b6ac3fd80e162b12f",
+    # What a key gives.
+    "scrapeowl ACCESS l4k5fjid89ck2i3ou8bzm8fpw3akfj",
+    "the scrapeowl access: l4k5fjid89ck2i3ou8bzm8fpw3akfj",
+    "zenrows private k2i3ou8bzm8fpw3akfjl4k5fjid89c",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -76,6 +82,8 @@ _KEPT = [
     "the bucket s3-access-0a1b2c3d4e5f6a7b8 is new",
     "the endpoint vpce-0a1b2c3d4e5f6a7b8 is new",  # refused at 7b4519b: "endpoint" read as a product
     "the secret is named app-secret-7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    # "access" after a word, no product.
+    "grant read access l4k5fjid89ck2i3ou8bzm8fpw3akfj",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
