@@ -15,9 +15,11 @@ from memories.refusals.people_tokens import (
 )
 from memories.refusals.people_words import (
     _DEPT_PREPS,
+    _EPITHETS,
     _GROUPS,
     _PERSON_NOUNS,
     _POST_PASSIVE,
+    _POST_PASSIVE_LIVES,
     _POST_STATE,
     _POST_VERBS,
     _POST_VERBS_STRICT,
@@ -165,9 +167,12 @@ def _post_cue(text: str, tokens: list[_Token], i: int, strict: bool = False) -> 
         return False
     if nxt.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
         return True
+    if (nxt.key == "the" and gap == " " and i + 2 < len(tokens) and tokens[i + 2].cap
+            and tokens[i + 2].key in _EPITHETS and _gap(text, nxt, tokens[i + 2]) == " "):
+        return True  # "Constantine the Great", "Pliny the Elder"
     if nxt.key in _AUXILIARIES and i + 2 < len(tokens) and _gap(text, nxt, tokens[i + 2]) == " ":
         nxt2 = tokens[i + 2]  # "Grant is off", not "January is 25% off"
-        if nxt2.key in _POST_STATE or (nxt2.key in _POST_PASSIVE and tok.kind != "W"):
+        if nxt2.key in _POST_STATE or (nxt2.key in _POST_PASSIVE and tok.kind != "W") or nxt2.key in _POST_PASSIVE_LIVES:
             return True
         if nxt.key in _PERFECT_AUXILIARIES and nxt2.key in (_POST_VERBS_STRICT if strict else _POST_VERBS):
             return True  # "Goode has appeared", "Ana had said", "Ana will decide", "André a dit"

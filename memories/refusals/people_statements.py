@@ -70,10 +70,26 @@ _GIVEN_TO_BEFORE_RE = re.compile(r"\b" + _GIVING + r"[ \t]+$", re.IGNORECASE)
 _THEIR_AFTER_RE = re.compile(r"[ \t]+(?:his|her|their)\b", re.IGNORECASE)
 
 
+# "We bought Riley a onesie", "got Rob a coffee": a name between such a verb and a thing is who
+# gets it; what a tool or a job gets is a try, a restart or a look, said of no one in particular.
+_BOUGHT_FOR = (r"(?:bought|buy|buys|got|get|gets|gave|give|gives|sent|send|sends|made|make|makes|showed|show|"
+               r"handed|offered|brought|bring|brings|wished|wish|owe|owes|lent|lend|told|tell|taught|teach|"
+               r"promised|cooked|baked|knitted|sang|read)")
+_BOUGHT_FOR_BEFORE_RE = re.compile(r"\b" + _BOUGHT_FOR + r"[ \t]+$", re.IGNORECASE)
+_A_THING_AFTER_RE = re.compile(r"[ \t]+(?:a|an|the|some|this|that)[ \t]+(?P<thing>[a-z]+)\b")
+_NOTHING_GIVEN = frozenset("try go shot look spin whirl chance restart reboot kick nudge boost bump refresh rest "
+                           "break run pass test second hand heads ping once".split())
+
+
 def gives_or_is_given(text: str, tok: _Token) -> bool:
     """``tok`` gives someone, or is given, a thing that is "his" or "her" ("cormac had given
-    cormac his address", "we sent Okafor her badge"): only people give and get so."""
+    cormac his address", "we sent Okafor her badge"), or a name is given a thing ("We bought
+    Riley a onesie"; a known name only): only people give and get so."""
     if _GIVES_AFTER_RE.match(text, tok.raw_end):
+        return True
+    if tok.kind in "SLW" and (thing := _A_THING_AFTER_RE.match(text, tok.raw_end)) is not None \
+            and thing.group("thing") not in _NOTHING_GIVEN \
+            and _BOUGHT_FOR_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None:
         return True
     return (_THEIR_AFTER_RE.match(text, tok.raw_end) is not None
             and _GIVEN_TO_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start) is not None)

@@ -80,6 +80,10 @@ _POST_VERBS_STRICT = words("people_post_verbs") - words("people_post_verbs_plura
 _POST_STATE = words("people_post_state")
 # "Goode was born in Exeter": for names no list calls ambiguous.
 _POST_PASSIVE = words("people_post_passive")
+# Of those, what is said only of a person's life ("Paris was born in …"): after ambiguous names too.
+_POST_PASSIVE_LIVES = words("people_post_passive_lives")
+# "Constantine the Great", "Pliny the Elder": an epithet says the name before it is a person's.
+_EPITHETS = words("people_epithets")
 # Addresses (people_addresses.py): words before a street name ("Via", "Rua", "St."), and street
 # words after one besides Faker's English street suffixes ("u.", "utca", "straat").
 _STREET_PREFIXES = words("people_street_prefixes")

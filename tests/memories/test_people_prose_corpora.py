@@ -49,8 +49,9 @@ def test_the_two_halves_are_big_labelled_and_apart(source, least_named, least_be
     # GUM's tuning half: 78.9 % and 1.9 % before; 83.8 % (171/204) and 1.2 % (5/426) after two
     # rounds, 87.3 % (178/204) and 1.2 % after the third; thirteenth session 87.7 % (179/204,
     # "Goode has appeared …"), false holds 0.9 % (4/426). Fifteenth: 88.2 % (180/204, a Hong Kong
-    # name with a hyphenated given name).
-    ("GUM", 1, 0.882, 0.012),
+    # name with a hyphenated given name). Eighteenth: 89.2 % (182/204; "X was born", "Constantine
+    # the Great"; the held half unchanged, README).
+    ("GUM", 1, 0.892, 0.012),
     # WNUT, measured before any rule from it (7541ebb): 49.9 % (286/573) held, 6.2 % (84/1361)
     # false holds; after the first round (handles, contractions): 55.7 % (319/573) and 6.0 %
     # (82/1361); after the second ("X and I", "thank you X"): 56.2 % (322/573), FH the same; after
@@ -72,7 +73,8 @@ def test_the_two_halves_are_big_labelled_and_apart(source, least_named, least_be
     # Fourteenth: false holds 3.8 % (50/1324): "i love her *Danielle ily*" read once emphasis is
     # taken off (a person WNUT did not tag). Fifteenth: 61.2 % (365/596). Seventeenth: false holds
     # 3.5 % (46/1324, from 50; lower-case words of other languages' notes are no names).
-    ("WNUT 2017", 1, 0.612, 0.035),
+    # Eighteenth: 61.4 % (366/596, "We bought Riley a onesie").
+    ("WNUT 2017", 1, 0.614, 0.035),
 ], ids=["gum-held-half", "gum-tuning-half", "wnut-held-half", "wnut-tuning-half"])
 def test_the_prose_figures_do_not_fall(source, half, held_floor, false_ceiling, capsys):
     path = SOURCES[source][half]

@@ -153,8 +153,9 @@ def test_there_are_data_files():
     # words of seventeen languages (people_languages.py, the same), and the words that say a name
     # in a script without case is a person's (people_scripts.py, the same), and Russian short
     # names (people_cyrillic.py, the same), and the parts that keep joined words in quotes a name
-    # (secret_stand_ins.py, eighteenth session)
-    assert len(DATA_FILES) == 69
+    # (secret_stand_ins.py, eighteenth session), and what is said only of a person's life and
+    # the epithets said of people (people_cues.py, the same)
+    assert len(DATA_FILES) == 71
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)

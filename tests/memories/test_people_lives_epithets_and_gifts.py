@@ -1,0 +1,52 @@
+"""Issue 18, people (SPEC R-SAVE-3b), eighteenth session: classes the GUM and WNUT tuning draws'
+misses pointed at (tests/data/people_tuning_from_{gum,wnut}.jsonl; the outside notes were counted,
+never read). A rule for credit lines ("Image: Snbehnke.") held three tuning notes, no outside
+one, and one more benign outside note (counted with the rule on and off, not read): left out.
+Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on both.
+
+* **Born, married, buried**: "Paris was born in Switzerland" is a person's life, though "Paris" is
+  a city's name and "Grant was awarded" a grant's (data/people_post_passive_lives.txt).
+* **An epithet**: "Constantine the Great", "Pliny the Elder" (data/people_epithets.txt).
+* **A name given a thing**: "We bought Riley a onesie", "give Riley a call"; a tool is given a try
+  or a restart ("give Airflow a try", "give Grant a chance" is said of no one in particular).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.refusals.people import find_person_mentions
+
+_HELD = [
+    "Paris was born in Switzerland but moved to the United Kingdom when she was six.",
+    "Will was married in 2001.",
+    "Constantine the Great was first proclaimed Emperor in the city.",
+    "the account of Pliny the Elder survives in two letters",
+    "We bought Riley a onesie today.",
+    "can you give Riley a call tomorrow?",
+]
+
+_NOT_HELD = [
+    "Image: Bitnami PostgreSQL 16",
+    "Image: postgres:16-alpine",
+    "Video: 1080p, 30 fps.",
+    "Credit: 30 days after the invoice.",
+    "The grant was awarded in March.",
+    "Grant was awarded to the lab in 2019.",
+    "Paris was chosen for the offsite.",
+    "the Great Lakes region table",
+    "give Airflow a try before Friday",
+    "we should give Grant a chance",
+    "Valgrind complains about the allocation size.",
+    "Autoconf recommends quoting these statements.",
+]
+
+
+@pytest.mark.parametrize("text", _HELD)
+def test_a_credited_born_or_given_name_is_held(text):
+    assert find_person_mentions(text), text
+
+
+@pytest.mark.parametrize("text", _NOT_HELD)
+def test_works_grants_and_tools_are_not_held(text):
+    assert find_person_mentions(text) == [], text
