@@ -27,7 +27,7 @@ import re
 import unicodedata
 
 from memories.refusals.disguise import UNREAD_CATEGORIES, display_order, markup_taken_off
-from memories.refusals.normalise_code import char_codes, joined_literals
+from memories.refusals.normalise_code import argument_lists, char_codes, joined_literals
 from memories.refusals.normalise_decode import decoded_runs
 from memories.refusals.normalise_pieces import pieces
 from memories.refusals.normalise_runs import separated_runs
@@ -245,7 +245,8 @@ def views(text: str, known: list[tuple[int, int]] | None = None) -> list[View]:
     result += pieces(text, known)
     for reading in (_ascii_quoted(text), display_order(text), _named_in_markup(text),
                     _elements_as_settings(text), spelt_digits(text),
-                    *spelt_letters(text), joined_literals(text), joined_literals(text, in_call=True)):
+                    *spelt_letters(text), joined_literals(text), joined_literals(text, in_call=True),
+                    argument_lists(text)):
         if reading is not None and (changed := _changed_lines(reading, text)) is not None:
             result.append(changed)
     unescaped = _unescaped(text)

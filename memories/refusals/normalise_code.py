@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from memories.refusals.view import View
+from memories.refusals.view import View, replaced
 
-__all__ = ["char_codes", "joined_literals"]
+__all__ = ["argument_lists", "char_codes", "joined_literals"]
 
 # String literals joined in code: "+" (JS, Java, Go, C#), "." (PHP, Perl), ".." (Lua), "||"
 # (SQL), "&" (VB), nothing (shell's "a""b"), or a line break (Python's and C's literals).
@@ -132,3 +132,68 @@ _SPELT_BYTES = (
      re.compile(r"(?<==)[0-9A-F]{2}"), 16),
     (_BINARY_BYTES_RE, lambda text: "0110" in text or "0100" in text, re.compile(r"[01]{8}"), 2),
 )
+
+
+# A command line written as a list of its arguments, as code runs one (Python's subprocess, a
+# Dockerfile's exec form, Kubernetes' "args:", a CI step): '["mysql", "-uroot", "-pX"]'. A flag
+# among the items says it is one.
+_ARGUMENT = r"(?:\"(?:[^\"\\\n]|\\.){1,200}\"|'(?:[^'\\\n]|\\.){1,200}')"
+_ARGUMENT_LIST_RE = re.compile(r"\[\s*" + _ARGUMENT + r"(?:\s*,\s*" + _ARGUMENT + r")+\s*,?\s*\]")
+_FLAG_ITEM_HINT_RE = re.compile(r"[\[,]\s*[\"']-")
+
+
+# The same as YAML writes it, an item a line: "args:\n  - --password\n  - X".
+_YAML_ITEM_RE = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<item>[^\n]*[^\s])[ \t]*$", re.MULTILINE)
+
+
+def argument_lists(text: str) -> View | None:
+    """Each list of arguments that holds a flag read as the command line it stands for:
+    '["mysql", "-uroot", "-pX"]' and YAML's "- mysql\n- -uroot\n- -pX" read 'mysql -uroot -pX',
+    so the command-line rules see it. None when the text has no such list."""
+    changes = []
+    if "[" in text and _FLAG_ITEM_HINT_RE.search(text) is not None:
+        for listed in _ARGUMENT_LIST_RE.finditer(text):
+            items = [(listed.start() + m.start() + 1, m.group()[1:-1])
+                     for m in re.finditer(_ARGUMENT, listed.group())]
+            changes.append((listed.start(), listed.end(), items))
+    if "- -" in text or '- "-' in text or "- '-" in text:
+        changes += _yaml_argument_lists(text)
+    readings = []
+    for start, end, items in sorted(changes):
+        if not any(item.startswith("-") for _, item in items):
+            continue
+        reading: list[str] = []
+        places: list[tuple[int, int]] = []
+        for number, (item_start, item) in enumerate(items):
+            if number:
+                reading.append(" ")
+                before = items[number - 1][0] + len(items[number - 1][1])
+                places.append((before, item_start))
+            reading.append(item)
+            places.extend((item_start + k, item_start + k + 1) for k in range(len(item)))
+        readings.append((start, end, "".join(reading), places))
+    return replaced(text, readings)
+
+
+def _yaml_argument_lists(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
+    """(start, end, items) of each run of two or more YAML items a line, at one indent."""
+    runs = []
+    run: list[re.Match] = []
+    for item in _YAML_ITEM_RE.finditer(text):
+        if run and (item.group("indent") != run[-1].group("indent") or item.start() != run[-1].end() + 1):
+            runs.append(run)
+            run = []
+        run.append(item)
+    runs.append(run)
+    found = []
+    for run in runs:
+        if len(run) < 2:
+            continue
+        items = []
+        for item in run:
+            start, value = item.start("item"), item.group("item")
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                start, value = start + 1, value[1:-1]
+            items.append((start, value))
+        found.append((run[0].start("item") - 2, run[-1].end(), items))
+    return found

@@ -19,6 +19,9 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
   a Nix hash ("narHash sha256-…") are ids (refused at 7b4519b).
 * **What a key gives between the product's name and the key**: "scrapeowl ACCESS <key>",
   "acme private <key>", read as "scrapeowl <key>" was; "read access <key>" names no product.
+* **A command line written as a list of its arguments** (Python's subprocess, a Dockerfile's
+  exec form, Kubernetes' "args:" in either YAML form): '["mysql", "-uroot", "-pX"]' is read as
+  "mysql -uroot -pX"; Redis' "redis-server --requirepass X" as its directive was.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -52,6 +55,15 @@ _REFUSED = [
     "scrapeowl ACCESS l4k5fjid89ck2i3ou8bzm8fpw3akfj",
     "the scrapeowl access: l4k5fjid89ck2i3ou8bzm8fpw3akfj",
     "zenrows private k2i3ou8bzm8fpw3akfjl4k5fjid89c",
+    # Argument lists.
+    'subprocess.run(["mysql", "-uroot", "-pTr0ub4dor3x"])',
+    "['--password', 'Tr0ub4dor3x']",
+    'ENTRYPOINT ["sqlcmd", "-S", "db", "-U", "sa", "-P", "Tr0ub4dor3x"]',
+    'CMD ["redis-server", "--requirepass", "Tr0ub4dor3x"]',
+    'cmd = ["psexec", "\\\\web01", "-u", "svc", "-p", "Summer2024x"]',
+    "args:\n  - --password\n  - Tr0ub4dor3x",
+    'args:\n  - "--password"\n  - "Tr0ub4dor3x"',
+    "command:\n  - mysql\n  - -uroot\n  - -pTr0ub4dor3x",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -84,6 +96,12 @@ _KEPT = [
     "the secret is named app-secret-7c9e6679-7425-40de-944b-e07fc1f90ae7",
     # "access" after a word, no product.
     "grant read access l4k5fjid89ck2i3ou8bzm8fpw3akfj",
+    # Lists of arguments and items that hold no credential.
+    'subprocess.run(["ls", "-la", "/tmp"])',
+    'cols = ["-id", "name", "-created_at"]',
+    'args: ["--password", "$DB_PASSWORD"]',
+    "todo:\n  - - fix the load\n  - - add tests",
+    "steps:\n  - --dry-run\n  - --verbose",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
