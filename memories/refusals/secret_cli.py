@@ -58,7 +58,12 @@ _FILE_ARGUMENT_RE = re.compile(r"^@[\w\-]*[./\\][\w./\\\-]*$")  # "--value @secr
 # A secret piped into a command that reads it from its input: "echo '…' | docker login -u ci
 # --password-stdin", "printf '%s' '…' | gh auth login --with-token", "gcloud secrets create db
 # --data-file=- <<< '…'". The command's flag says what the input is.
-_STDIN_FLAGS = r"--password-stdin|--with-token|--token-stdin|--password-from-stdin|--data-file[= ]-(?!\S)"
+_STDIN_FLAGS = (r"--password-stdin|--with-token|--token-stdin|--password-from-stdin|--data-file[= ]-(?!\S)"
+                r"|\bsudo(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*S(?![\w\-])")  # sudo -S reads the user's password
+# "echo 'etl:…' | chpasswd": a user and a password a line, read from the input.
+_CHPASSWD_RE = re.compile(
+    r"(?<![\w-])(?:echo(?:\s+-[ne]+)?|printf(?:\s+(?:'%s\\n'|\"%s\\n\"|'%s'|\"%s\"))?)\s+"
+    r"(?P<quote>['\"]?)[\w.\-]{1,64}:(?P<val>[^\s'\":][^\s'\"]{0,255})(?P=quote)\s*\|\s*(?:sudo\s+)?chpasswd\b")
 _PIPED_RE = re.compile(
     r"(?<![\w-])(?:echo(?:\s+-[ne]+)?|printf(?:\s+(?:'%s'|\"%s\"|%s))?)\s+" + _VALUE
     + r"\s*\|[^|\n]*?(?:" + _STDIN_FLAGS + r")")
@@ -77,8 +82,14 @@ def _piped_secrets(text: str, taken: Spans) -> Iterator[Candidate]:
 
 
 def find_cli_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if "stdin" in lowered or "--with-token" in lowered or "--data-file" in lowered:
+    if "stdin" in lowered or "--with-token" in lowered or "--data-file" in lowered or "sudo" in lowered:
         yield from _piped_secrets(text, taken)
+    if "chpasswd" in lowered:
+        for match in _CHPASSWD_RE.finditer(text):
+            start, end = match.span("val")
+            if (not _VARIABLE_RE.match(match.group("val")) and not _overlaps(taken, start, end)
+                    and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
+                yield "cli_password", start, end, 66
     for command in _COMMAND_RE.finditer(text):
         key = " ".join(command.group("command").lower().split())
         line_end = text.find("\n", command.end())

@@ -122,6 +122,10 @@ _ENV_DEFAULT_RE = re.compile(
     r"(?:,\s*(?P<q>[\"'])(?P<val>[^\"'\n]" + up_to_a_note(1) + r")(?P=q)\s*\)"
     r"|\)\s*(?:or|\|\||\?\?|\?:)\s*(?P<q2>[\"'])(?P<val2>[^\"'\n]" + up_to_a_note(1) + r")(?P=q2))"
 )
+# The same fallback in a reference to a variable: the shell's and Compose's "${DB_PASSWORD:-…}"
+# ("-", ":-", "=", ":="), Spring's "${DB_PASSWORD:…}"; not "${X:?message}" (an error's words).
+_REFERENCE_DEFAULT_RE = re.compile(
+    r"\$\{(?P<env>[A-Za-z_][\w.\-]{0,127}?)(?::[-=]?|[-=])(?P<val>[^{}$\s?+][^{}\s]{0,511}?)\}")
 # The name the lookup is assigned to, read back from the call ("SECRET := getenv(…)").
 _ASSIGNED_NAME_RE = re.compile(r"(?P<name>[A-Za-z_][\w.]{0,80})\s*:?=\s*(?:os\.)?$")
 _CREDENTIAL_NAME_RE = re.compile(_CREDENTIAL_NAME, re.IGNORECASE)
@@ -148,6 +152,14 @@ def _statement_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Cand
             start, end = match.span(group)
             if (not _overlaps(taken, start, end)
                     and _acceptable_password(match.group(group), strength="weak", quoted=True)):
+                yield "password_in_code", start, end, 62
+    if "${" in text:
+        for match in _REFERENCE_DEFAULT_RE.finditer(text):
+            assigned = _ASSIGNED_NAME_RE.search(text, max(0, match.start() - 100), match.start())
+            names = [match.group("env"), assigned.group("name") if assigned else ""]
+            start, end = match.span("val")
+            if (any(_CREDENTIAL_NAME_RE.search(name) for name in names) and not _overlaps(taken, start, end)
+                    and _acceptable_password(match.group("val"), strength="weak", quoted=True)):
                 yield "password_in_code", start, end, 62
     if "curlopt_" in lowered:
         for match in _CURL_OPTION_RE.finditer(text):

@@ -22,6 +22,10 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **A command line written as a list of its arguments** (Python's subprocess, a Dockerfile's
   exec form, Kubernetes' "args:" in either YAML form): '["mysql", "-uroot", "-pX"]' is read as
   "mysql -uroot -pX"; Redis' "redis-server --requirepass X" as its directive was.
+* **A fallback in a reference to a variable**: "${DB_PASSWORD:-X}" (the shell, Compose),
+  "${DB_PASSWORD:X}" (Spring), as "os.getenv('DB_PASSWORD', 'X')" was; not "${X:?message}".
+* **More commands from their manuals**: "net user NAME X /add", "usermod -p X", a password piped
+  to "sudo -S" or as "user:X" to "chpasswd".
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -64,6 +68,13 @@ _REFUSED = [
     "args:\n  - --password\n  - Tr0ub4dor3x",
     'args:\n  - "--password"\n  - "Tr0ub4dor3x"',
     "command:\n  - mysql\n  - -uroot\n  - -pTr0ub4dor3x",
+    # Fallbacks and commands.
+    "spring.datasource.password=${DB_PASSWORD:Tr0ub4dor3x}",
+    "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-Tr0ub4dor3x}",
+    "net user etl Tr0ub4dor3x /add",
+    "usermod -p Tr0ub4dor3x etl",
+    "echo Tr0ub4dor3x | sudo -S apt-get update",
+    'echo "etl:Tr0ub4dor3x" | chpasswd',
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -102,6 +113,14 @@ _KEPT = [
     'args: ["--password", "$DB_PASSWORD"]',
     "todo:\n  - - fix the load\n  - - add tests",
     "steps:\n  - --dry-run\n  - --verbose",
+    # References, prompts and other flags.
+    "password: ${DB_PASSWORD}",
+    "password: ${DB_PASSWORD:-changeme}",
+    "password: ${DB_PASSWORD:?set DB_PASSWORD first}",
+    "host: ${DB_HOST:-localhost}",
+    "net user etl * /add",
+    'echo "etl:$PW" | chpasswd',
+    "echo done | sort -S 1G",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
