@@ -40,6 +40,10 @@ _PGPASS_RE = _compile(
     r"(?<![\w.:/\-])(?P<host>[A-Za-z0-9\-]*\.[A-Za-z0-9.\-]+|localhost|\*):(?:\d{1,5}|\*)"
     r":[\w*\-.]+:[\w*\-.@]+:(?P<val>[^\s:]" + up_to_a_note(4) + r")"
 )
+# Postfix's sasl_passwd (postconf's smtp_sasl_password_maps): "[relay]:port user:password" a line.
+_SASL_PASSWD_RE = _compile(
+    r"(?m)^[ \t]*\[[A-Za-z0-9\-]+\.[A-Za-z0-9.\-]+\](?::\d{1,5})?[ \t]+[^\s:/]{1,128}:(?P<val>[^\s/]"
+    + up_to_a_note(1) + r")[ \t]*$")
 # A variable's entry, its name then its value: "- name: DB_PASSWORD\n  value: …" (YAML),
 # '{"name": "DB_PASSWORD", "value": "…"}' (JSON), "ParameterKey=DbPassword,ParameterValue=…".
 _NAME_THEN_VALUE_RE = _compile(
@@ -102,6 +106,11 @@ def find_manifest_secrets(text: str, lowered: str, taken: Spans) -> Iterator[Can
             start, end = match.span("val")
             if basic_credentials(match.group("val")) and not _overlaps(taken, start, end):
                 yield "basic_auth", start, end, 73
+    if "]" in text:
+        for match in _SASL_PASSWD_RE.finditer(text):
+            start, end = match.span("val")
+            if not _overlaps(taken, start, end) and _acceptable_password(match.group("val"), strength="strong"):
+                yield "password_file_line", start, end, 70
     if text.count(":") >= 4:
         for match in _PGPASS_RE.finditer(text):
             start, end = match.span("val")

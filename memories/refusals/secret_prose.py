@@ -319,7 +319,7 @@ _USER_PASSWORD_TAIL_RE = _compile(
     r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"
     r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_@+][A-Za-z0-9_.@+\-]{1,63})"
     # "admin / …"; "admin: …", "admin, …", "etl | …" when a digit or a symbol follows
-    r"(?:\s*/\s*|\s*[:,|]\s*(?=\S*[0-9!@#$%^&*])"
+    r"(?:\s*/\s*|\s*[:,|]\s*(?=\S*[0-9!@#$%^&*])|(?P<and>\s+and\s+)(?=[^\s()]*[0-9!@#$%^&*][^\s()]*(?:[\s.,;]|$))"  # "… are etl and …", not "ssh(1)"
     r"|\s*,?\s+(?:and\s+|with\s+)?(?P<pw>password|passwort|pass|pwd|pw|mot\s+de\s+passe|"
     r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*"
     # "u: admin p: …": the letters alone, each with its colon
@@ -329,6 +329,7 @@ _USER_PASSWORD_TAIL_RE = _compile(
 )
 
 
+_NAMED_FILE_RE = _compile(r"\.[A-Za-z]{2,}$")
 _DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
     r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|guest|ubuntu|pi|test|demo|"
     r"superuser|operator)\s*(?:/|:(?!//))\s*"
@@ -374,6 +375,8 @@ def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator
             continue
         if not match.group("pw") and not quoted and ("/" in value or ":" in value):
             continue  # "user: app:x:1001:1001::/srv/app" is a passwd line, not a password
+        if match.group("and") and (user[0].isdigit() or _NAMED_FILE_RE.search(value)):
+            continue  # "user-1000.slice and user-1001.slice": two names of things
         strength = "weak" if match.group("pw") else "strong"
         if _acceptable_password(value, strength=strength, quoted=quoted):
             yield "password_in_prose", v_start, v_end, 68

@@ -26,6 +26,9 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
   "${DB_PASSWORD:X}" (Spring), as "os.getenv('DB_PASSWORD', 'X')" was; not "${X:?message}".
 * **More commands from their manuals**: "net user NAME X /add", "usermod -p X", a password piped
   to "sudo -S" or as "user:X" to "chpasswd".
+* **A login and a password joined by "and"** ("credentials are etl and Tr0ub…"), as by "/" or
+  ","; not two names of things ("user-1000.slice and user-1001.slice", "gdm and ssh(1)").
+* **Postfix's sasl_passwd line**: "[smtp.example.com]:587 user:password".
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -75,6 +78,9 @@ _REFUSED = [
     "usermod -p Tr0ub4dor3x etl",
     "echo Tr0ub4dor3x | sudo -S apt-get update",
     'echo "etl:Tr0ub4dor3x" | chpasswd',
+    # "and"; sasl_passwd.
+    "credentials are etl and Tr0ub4dor3x",
+    "[smtp.example.com]:587 etl@example.com:Tr0ub4dor3x",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -121,6 +127,11 @@ _KEPT = [
     "net user etl * /add",
     'echo "etl:$PW" | chpasswd',
     "echo done | sort -S 1G",
+    # Things joined by "and"; other bracketed lines.
+    "the login flow and 2fa are broken",
+    "with user-1000.slice and user-1001.slice below user.slice",
+    "[1] https://sourceware.org/bugzilla/show_bug.cgi?id=16975",
+    "[web.local]:8080 node:ready",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
