@@ -11,7 +11,8 @@ A PIN is 4-8 digits written after the word PIN ("PIN 4821", "the pin code is 482
 die Tür: 4821"), or after another name for a code that lets someone in: one that opens something
 ("door code 4821", "the code for the gate is 4821"), a passcode, an unlock, access, login or
 verification code, a one-time code ("the otp was 552190"); a card's security code is 3-4 digits
-("CVV 123"). Backup and recovery codes are the codes after those words ("recovery codes:
+("CVV 123"), a SIM's PUK, a lock's combination ("the safe combination is 12-34-56"). Backup
+and recovery codes are the codes after those words ("recovery codes:
 4k7m-9p2q 8812-1190").
 """
 
@@ -48,7 +49,7 @@ _LOCKS = r"(?:door|alarm|gate|keypad|safe|lock|entry|building|garage|locker)"
 # Other names of a code that lets someone in.
 _ACCESS_CODES = (r"(?:pass[ \-]?code|(?:unlock|access|security|verification|login|sign[ \-]?in|"
                  r"one[ \-]time|otp|2fa|mfa|sms|totp|auth(?:entication)?|zugangs)[ \-]?code|otp|totp|"
-                 r"cvv2?|cvc2?|csc)")
+                 r"cvv2?|cvc2?|csc|puk2?)")  # a SIM's PUK unblocks its PIN
 _PIN_RE = re.compile(
     r"(?<![A-Za-z])(?:(?:pin|PIN)(?:[ \-]?(?:code|number|nummer|no\.?|#))?"
     r"|" + _ACCESS_CODES +
@@ -63,6 +64,10 @@ _PIN_RE = re.compile(
     r"(?P<value>\d{3,8})(?![\d\w.,:/\-]|[.,]\d)",
     re.IGNORECASE,
 )
+# A lock's combination, in its groups of numbers: "the safe combination is 12-34-56".
+_COMBINATION_RE = re.compile(
+    r"(?i)\b(?:safe|lock|locker|padlock|vault|bike[ \-]lock)(?:'s)?\s+combination(?:\s+(?:is|was)\s+|\s*[:=]\s*|\s+)"
+    r"(?P<value>\d{1,3}(?:[\-\s]\d{1,3}){2,3}|\d{3,8})(?![\d\w.,:/\-]|[.,]\d)")
 _CARD_CODE_RE = re.compile(r"(?i)cvv2?|cvc2?|csc|security[ \-]?code")
 # "pin 4829" alone may be the verb ("pin 2024 as the baseline"); after a word that owns it, not.
 _PIN_OWNER_RE = re.compile(
@@ -71,7 +76,7 @@ _PIN_OWNER_RE = re.compile(
 )
 _RECOVERY_WORDS = ("backup", "recovery", "2fa", "mfa", "emergency", "scratch")
 _RECOVERY_CODES_RE = re.compile(
-    r"(?i)\b(?:backup|recovery|2fa|mfa|emergency|scratch)[ \-]codes?\b[^\n\d]{0,12}?"
+    r"(?i)\b(?:backup|recovery|2fa|mfa|emergency|scratch)[ \-]codes?\b[^\d]{0,12}?"
     r"(?P<codes>(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{6,10})(?:[\s,;]+(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{6,10}))*)"
 )
 
@@ -109,7 +114,7 @@ def _find_cards(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
 
 
 # Where a PIN's words are; ``_PIN_RE`` is tried only around them (it is slow on a whole note).
-_PIN_WORD_RE = re.compile(r"(?i)pin|code|otp|cv[vc]|csc")
+_PIN_WORD_RE = re.compile(r"(?i)pin|code|otp|cv[vc]|csc|puk")
 _SPACE_RE = re.compile(r"\s|$")
 
 
@@ -157,7 +162,13 @@ def _find_recovery_codes(text: str, taken: Spans) -> Iterator[Candidate]:
 
 def find_cards_and_pins(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     yield from _find_cards(text, lowered, taken)
-    if "pin" in lowered or "code" in lowered or "otp" in lowered or "cv" in lowered or "csc" in lowered:
+    if ("pin" in lowered or "code" in lowered or "otp" in lowered or "cv" in lowered or "csc" in lowered
+            or "puk" in lowered):
         yield from _find_pins(text, lowered, taken)
+    if "combination" in lowered:
+        for match in _COMBINATION_RE.finditer(text):
+            start, end = match.span("value")
+            if not _overlaps(taken, start, end):
+                yield "pin", start, end, 72
     if "code" in lowered and any(word in lowered for word in _RECOVERY_WORDS):
         yield from _find_recovery_codes(text, taken)

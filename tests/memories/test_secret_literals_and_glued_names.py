@@ -29,6 +29,8 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **A login and a password joined by "and"** ("credentials are etl and Tr0ub…"), as by "/" or
   ","; not two names of things ("user-1000.slice and user-1001.slice", "gdm and ssh(1)").
 * **Postfix's sasl_passwd line**: "[smtp.example.com]:587 user:password".
+* **Codes that let someone in**: a SIM's PUK, a lock's combination ("the safe combination is
+  12-34-56"), recovery codes a line each under their heading.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -81,6 +83,10 @@ _REFUSED = [
     # "and"; sasl_passwd.
     "credentials are etl and Tr0ub4dor3x",
     "[smtp.example.com]:587 etl@example.com:Tr0ub4dor3x",
+    # Codes.
+    "SIM PUK 73920418",
+    "the safe combination is 12-34-56",
+    "GitHub recovery codes\n7f3k2-9xq4m\n8d2l1-4pz7w",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -132,6 +138,10 @@ _KEPT = [
     "with user-1000.slice and user-1001.slice below user.slice",
     "[1] https://sourceware.org/bugzilla/show_bug.cgi?id=16975",
     "[web.local]:8080 node:ready",
+    # Numbers that open nothing.
+    "the combination of 3 flags is 12-34-56",
+    "a combination lock with 3 digits",
+    "recovery codes\n\n2024-01-01 rotated",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
