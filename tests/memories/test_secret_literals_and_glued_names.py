@@ -31,6 +31,7 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **Postfix's sasl_passwd line**: "[smtp.example.com]:587 user:password".
 * **Codes that let someone in**: a SIM's PUK, a lock's combination ("the safe combination is
   12-34-56"), recovery codes a line each under their heading.
+* **Neon's API keys** ("napi_" + 64; of 95 vendors' prefixes probed, the one missing).
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -87,6 +88,8 @@ _REFUSED = [
     "SIM PUK 73920418",
     "the safe combination is 12-34-56",
     "GitHub recovery codes\n7f3k2-9xq4m\n8d2l1-4pz7w",
+    # Neon.
+    "rotated napi_872qyq7hszlae27h197s7y39h5063cdzuglb84c10l79sloqp2pgctqab81kibtk",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
