@@ -102,6 +102,8 @@ def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     if j < 0:
         return ""
     gap = text[tokens[j].raw_end : tokens[j + 1].start]
+    if tokens[j].key in _FEATURING and gap.strip() in ("", ".") and "\n" not in gap:
+        return "people"  # "Makonnen feat. Drake", "ft. Rihanna": a song's other singer
     if len(gap) > 3 or any(ch in gap for ch in ".!?;\n()[]"):
         return ""
     prev = tokens[j]
@@ -123,6 +125,9 @@ def _pre_cue(text: str, tokens: list[_Token], i: int) -> str:
     if key in _PRE_WEAK:
         return "weak"
     return ""
+
+
+_FEATURING = frozenset({"feat", "ft", "featuring"})
 
 
 # "has said" in English, French ("a dit"), Italian ("ha detto") and German ("hat gesagt").
@@ -235,8 +240,18 @@ def name_given(text: str, tok: _Token) -> bool:
     return _NAME_GIVEN_BEFORE.search(text, max(0, tok.start - 40), tok.start) is not None
 
 
+# "Where are my testicles, Summer?", "Well done, Nick!": a name after a comma that ends a question or
+# an exclamation is the one spoken to.
+_CALLED_AT_THE_END_BEFORE_RE = re.compile(r"\w[ \t]*,[ \t]*$")
+_CALLED_AT_THE_END_AFTER_RE = re.compile(r"[ \t]*[?!]+(?:\s|$)")
+
+
 def spoken_to(text: str, tok: _Token) -> bool:
-    """``tok`` opens a sentence, alone before a comma, and the sentence speaks to "you"."""
+    """``tok`` opens a sentence, alone before a comma, and the sentence speaks to "you"; or it
+    ends a question or an exclamation after a comma."""
+    if (not tok.possessive and _CALLED_AT_THE_END_AFTER_RE.match(text, tok.raw_end)
+            and _CALLED_AT_THE_END_BEFORE_RE.search(text, max(0, tok.start - 8), tok.start)):
+        return True
     before = text[: tok.start].rstrip(" >\"'“")
     if before and before[-1] not in ".!?\n:":
         return False

@@ -9,6 +9,13 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
 * **An epithet**: "Constantine the Great", "Pliny the Elder" (data/people_epithets.txt).
 * **A name given a thing**: "We bought Riley a onesie", "give Riley a call"; a tool is given a try
   or a restart ("give Airflow a try", "give Grant a chance" is said of no one in particular).
+* **A face, a voice, hair**: "Ollie's nose", "Mal's blonde hair", as "Will's birthday" was
+  (data/people_person_nouns.txt).
+* **Spoken to at the end**: "Where are my testicles, Summer?", "Well done, Nick!": a name after a
+  comma that ends a question or an exclamation.
+* **A song's other singer**: "Makonnen feat. Drake", "ft. Grant".
+* Tried and left out: traits of looks ("is cute", "is hilarious"): three more WNUT tuning notes,
+  none of the held half, one more of its benign notes held.
 """
 
 from __future__ import annotations
@@ -24,6 +31,12 @@ _HELD = [
     "the account of Pliny the Elder survives in two letters",
     "We bought Riley a onesie today.",
     "can you give Riley a call tomorrow?",
+    "what happened to Ollie's nose",
+    "I like Mal's blonde hair",
+    "Where are my testicles, Summer?",
+    "Well done on the migration, Nick!",
+    "I LOVE MAKONNEN Feat. Drake - Tuesday",
+    "new single ft. Grant out now",
 ]
 
 _NOT_HELD = [
@@ -39,6 +52,10 @@ _NOT_HELD = [
     "we should give Grant a chance",
     "Valgrind complains about the allocation size.",
     "Autoconf recommends quoting these statements.",
+    "Excel's expression builder is slow",
+    "Spark ft. Delta Lake",
+    "feat: Grant access to the reporting role",
+    "Which season is busiest, summer?",
 ]
 
 
