@@ -87,9 +87,10 @@ FROZEN = [
      "ec6a8af06fbee9329348687f83bcda65a70d605172e60ba70f47d070c339b11a"),
     ("memories.refusals.people_words", "_POST_STATE", 15,
      "4b4d61fdac7df3b0f8bafe2a9820348536c353024f710871f9cab52da228b55c"),
-    # 55 when moved out of the code; "gender" and "pronouns" added for "the gender of X" (issue 18).
-    ("memories.refusals.people_words", "_PERSON_NOUNS", 57,
-     "8c26c300ff2bb5ab217ea3deca05e2d2e263bed5c7e5f2ae5a92e943da5131d2"),
+    # 55 when moved out of the code; "gender" and "pronouns" added for "the gender of X" (issue 18);
+    # 57 until a face, a voice, hair … ("Ollie's nose", eighteenth session).
+    ("memories.refusals.people_words", "_PERSON_NOUNS", 73,
+     "3a62d34becaf77581e61c20ff33e6c4800074472c432c7c143f9af0cdcb5e2d8"),
     ("memories.refusals.people_words", "_DEPT_PREPS", 2,
      "d6006c239752e70c3b6624273103a00bd882b939581574c433b8142d87327dca"),
     ("memories.refusals.people_words", "_KOREAN_SYLLABLES", 77,
