@@ -14,6 +14,8 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
 * **Spoken to at the end**: "Where are my testicles, Summer?", "Well done, Nick!": a name after a
   comma that ends a question or an exclamation.
 * **A song's other singer**: "Makonnen feat. Drake", "ft. Grant".
+* **A past tense after an unknown name**: "Heald noted the findings", "Rathke explained it";
+  "noted" is no plural noun as "notes" is ("Release notes").
 * Tried and left out: traits of looks ("is cute", "is hilarious"): three more WNUT tuning notes,
   none of the held half, one more of its benign notes held.
 """
@@ -37,6 +39,8 @@ _HELD = [
     "Well done on the migration, Nick!",
     "I LOVE MAKONNEN Feat. Drake - Tuesday",
     "new single ft. Grant out now",
+    "Heald noted the findings show pollution reduction is also important.",
+    "Rathke explained the result to the board.",
 ]
 
 _NOT_HELD = [
@@ -54,6 +58,8 @@ _NOT_HELD = [
     "Autoconf recommends quoting these statements.",
     "Excel's expression builder is slow",
     "Spark ft. Delta Lake",
+    "Release notes for 2.1 are out.",
+    "Requested changes: 3",
     "feat: Grant access to the reporting role",
     "Which season is busiest, summer?",
 ]
