@@ -246,11 +246,19 @@ _CALLED_AT_THE_END_BEFORE_RE = re.compile(r"\w[ \t]*,[ \t]*$")
 _CALLED_AT_THE_END_AFTER_RE = re.compile(r"[ \t]*[?!]+(?:\s|$)")
 
 
+# "Where's Grant?", "where is Riley now?": asked where someone is.
+_WHERE_IS_BEFORE_RE = re.compile(r"(?i)\bwhere(?:['’]s|[ \t]+(?:is|was|are|has))[ \t]+$")
+_WHERE_IS_AFTER_RE = re.compile(r"(?:[ \t]+(?:now|today|tonight|at|these[ \t]+days))?[ \t]*\?")
+
+
 def spoken_to(text: str, tok: _Token) -> bool:
     """``tok`` opens a sentence, alone before a comma, and the sentence speaks to "you"; or it
-    ends a question or an exclamation after a comma."""
+    ends a question or an exclamation after a comma; or the question asks where it is."""
     if (not tok.possessive and _CALLED_AT_THE_END_AFTER_RE.match(text, tok.raw_end)
             and _CALLED_AT_THE_END_BEFORE_RE.search(text, max(0, tok.start - 8), tok.start)):
+        return True
+    if (not tok.possessive and _WHERE_IS_AFTER_RE.match(text, tok.raw_end)
+            and _WHERE_IS_BEFORE_RE.search(text, max(0, tok.start - 12), tok.start)):
         return True
     before = text[: tok.start].rstrip(" >\"'“")
     if before and before[-1] not in ".!?\n:":

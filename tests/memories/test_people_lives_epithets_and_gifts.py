@@ -13,6 +13,8 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
   (data/people_person_nouns.txt).
 * **Spoken to at the end**: "Where are my testicles, Summer?", "Well done, Nick!": a name after a
   comma that ends a question or an exclamation.
+* **Asked where someone is**: "Where's Grant?", "where is Riley now?" ("Where is Airflow
+  installed?" asks no such thing).
 * **A song's other singer**: "Makonnen feat. Drake", "ft. Grant".
 * **A past tense after an unknown name**: "Heald noted the findings", "Rathke explained it";
   "noted" is no plural noun as "notes" is ("Release notes").
@@ -41,6 +43,8 @@ _HELD = [
     "new single ft. Grant out now",
     "Heald noted the findings show pollution reduction is also important.",
     "Rathke explained the result to the board.",
+    "Where's Grant?",
+    "where is Riley now?",
 ]
 
 _NOT_HELD = [
@@ -60,6 +64,8 @@ _NOT_HELD = [
     "Spark ft. Delta Lake",
     "Release notes for 2.1 are out.",
     "Requested changes: 3",
+    "Where is Airflow installed?",
+    "where is the grant report?",
     "feat: Grant access to the reporting role",
     "Which season is busiest, summer?",
 ]
