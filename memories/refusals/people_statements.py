@@ -60,6 +60,24 @@ _REFERRED_TO_AFTER_RE = re.compile(
     r"[ \t]+(?:also[ \t]+|later[ \t]+|then[ \t]+)?[a-z]+(?:s|ed)[ \t]+(?:that[ \t]+)?(?:he|she)\b"
     r"|,[ \t]+who[ \t]+[a-z][^.?!\n]*(?![^.?!\n])(?!\?)"
 )
+# "Pyrion continues his streak", "Kwiruka left her group", "Womble knew … because his crosshair …":
+# a sentence's subject, its verb and later "his", "him" or "her", no other name between. Not "he"
+# or "she", often a clause's own subject ("Snowpipe loaded the files she sent"). A tool no list
+# knows is taken for a person so ("Snowpipe loaded her files"): rare in notes, and held, not lost.
+_SENTENCE_START_BEFORE_RE = re.compile(r"(?:^|[.!?\n][\s\"'“]*)$")
+_VERB_THEN_PERSONAL_PRONOUN_RE = re.compile(
+    r"[ \t]+(?!(?:of|and|or|to|in|on|at|for|is|was|the|a|an)\b)[a-z]+\b"
+    r"(?P<rest>[^.!?\n]{0,80}?)\b(?:his|him|himself|her|herself)\b")
+_NAME_IN_BETWEEN_RE = re.compile(r"\b[A-Z][a-z]+")
+
+
+def _subject_referred_to_as_a_person(text: str, tok: _Token) -> bool:
+    if tok.possessive or _SENTENCE_START_BEFORE_RE.search(text, max(0, tok.start - 4), tok.start) is None:
+        return False
+    match = _VERB_THEN_PERSONAL_PRONOUN_RE.match(text, tok.raw_end)
+    return match is not None and _NAME_IN_BETWEEN_RE.search(match.group("rest")) is None
+
+
 _LIST_VERBS = (" were ", " are ", " became ", " been ")
 _WORD_AFTER_RE = re.compile(r" ([a-z]+)\b")
 # "cormac had given cormac his address": who gives, and to whom, a thing of "his" or "her".
@@ -137,7 +155,7 @@ def said_to_be_a_person(text: str, tok: _Token, lex: _Lexicon) -> bool:
         return True
     if _apposed_role(text, tok.raw_end, lex):
         return True
-    if _REFERRED_TO_AFTER_RE.match(text, tok.raw_end):
+    if _REFERRED_TO_AFTER_RE.match(text, tok.raw_end) or _subject_referred_to_as_a_person(text, tok):
         return True
     match = _CALLED_AFTER_RE.match(text, tok.raw_end)
     if match is None:

@@ -13,6 +13,9 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
   (data/people_person_nouns.txt).
 * **Spoken to at the end**: "Where are my testicles, Summer?", "Well done, Nick!": a name after a
   comma that ends a question or an exclamation.
+* **A sentence's subject that the sentence calls "his" or "her"**: "Pyrion continues his
+  streak", "Kwiruka left her group", no other name between; not "he" or "she", often a clause's
+  own subject ("Snowpipe loaded the files she sent").
 * **Asked where someone is**: "Where's Grant?", "where is Riley now?" ("Where is Airflow
   installed?" asks no such thing).
 * **A song's other singer**: "Makonnen feat. Drake", "ft. Grant".
@@ -45,6 +48,9 @@ _HELD = [
     "Rathke explained the result to the board.",
     "Where's Grant?",
     "where is Riley now?",
+    "Pyrion continues his streak as the worst detective.",
+    "Kwiruka left her group several times.",
+    "Womble knew the palace had a second floor because his crosshair is so bad.",
 ]
 
 _NOT_HELD = [
@@ -66,6 +72,8 @@ _NOT_HELD = [
     "Requested changes: 3",
     "Where is Airflow installed?",
     "where is the grant report?",
+    "Airflow retries its tasks three times.",
+    "Snowpipe loaded the files she sent.",
     "feat: Grant access to the reporting role",
     "Which season is busiest, summer?",
 ]
