@@ -28,8 +28,9 @@ _SIDE_BY_SIDE_RE = re.compile(r"[^\s\"]\"\"[^\s\"]")
 _JOIN_CALL_RE = re.compile(r"(?i)\b(?:join|concat|concat_ws|implode)\s*\(")
 _JOIN_CALL_WORDS = ("join", "concat", "implode")
 _COMMA_JOIN_RE = re.compile(r"\s*(?:,|\+|\.{1,2}|\|\||&)?\s*")
-# Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)".
-_CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*\+[ \t]*chr\()[ \t]*){11,}"
+# Character codes in a row: "fromCharCode(103,104,112,…)", "bytes([103, 104, …])", "chr(103)+chr(104)",
+# SQL's "CHAR(103)||CHAR(104)" (and "+", "&", "." between them: T-SQL, VB, PHP).
+_CHAR_CODES_RE = re.compile(r"(?<![\w.])(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[ \t]*(?:,|\)?[ \t]*(?:\+|\|\||&|\.)[ \t]*(?i:chr|char)\()[ \t]*){11,}"
                             r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])(?![\w.])")
 # The same in hex bytes ("0x67, 0x68, …", "67 68 70 5f …" as a hex dump prints them, "67:68:…")
 # and in octal escapes ("\147\150\160…"); only runs of printable ASCII spell text.
@@ -124,7 +125,7 @@ def char_codes(text: str) -> list[View]:
 
 # (run, a cheap test that the text may hold one, one code, its base), for char_codes.
 _SPELT_BYTES = (
-    (_CHAR_CODES_RE, lambda text: "," in text or "chr(" in text, re.compile(r"\d+"), 10),
+    (_CHAR_CODES_RE, lambda text: "," in text or "chr(" in text or "CHAR(" in text or "char(" in text, re.compile(r"\d+"), 10),
     (_HEX_BYTES_RE, _HEX_BYTES_HINT_RE.search, re.compile(r"(?:0x)?([0-9a-fA-F]{2})"), 16),
     (_OCTAL_ESCAPES_RE, lambda text: "\\" in text, re.compile(r"[0-7]{3}"), 8),
     (_HEX_RUN_RE, lambda text: True, re.compile(r"[0-9a-fA-F]{2}"), 16),

@@ -32,6 +32,8 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **Codes that let someone in**: a SIM's PUK, a lock's combination ("the safe combination is
   12-34-56"), recovery codes a line each under their heading.
 * **Neon's API keys** ("napi_" + 64; of 95 vendors' prefixes probed, the one missing).
+* **Character codes joined in SQL**: "CHAR(103)||CHAR(104)||…" (and "+", "&"), as
+  "chr(103)+chr(104)" was.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -90,6 +92,8 @@ _REFUSED = [
     "GitHub recovery codes\n7f3k2-9xq4m\n8d2l1-4pz7w",
     # Neon.
     "rotated napi_872qyq7hszlae27h197s7y39h5063cdzuglb84c10l79sloqp2pgctqab81kibtk",
+    # SQL's character codes.
+    "SELECT " + "||".join(f"CHAR({ord(c)})" for c in "ghp_" + "R8x2kQ9mZ4vL7pT1wN6bY3cF5hJ0dS8aG2eK"),
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
