@@ -68,8 +68,12 @@ _PASSWORD_MARKS = frozenset(_MARKS)
 _MARK_CLASS = "[" + re.escape(_MARKS) + "]"
 _MARK_RE = _compile(_MARK_CLASS)
 _EDGE_PUNCTUATION = "\"'`()[]{}<>,:;.：，、；（）「」"
-# "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2": references, globs, anchors.
-_REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*|[^#]+#[A-Za-z][\w\-]*")
+# "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2", "setup.sh#L376-L382":
+# references, globs, anchors (an anchor's name is written in small letters, or a line's "L12";
+# "Kq7#mPx2" mixes cases as no anchor does), a class's method ("Attribute#hashCode").
+_REFERENCE_RE = _compile(r"(?:[a-z]+|[A-Z]+)#\d+|[\w.\-]*\*[\w.\-*]*"
+                         r"|[^#]+#(?:[a-z][a-z0-9]*(?:[\-_][a-z0-9]+)*|L\d+(?:-L\d+)?)"
+                         r"|[\w.\-]*[a-z]{2}[\w.\-]*#[a-z]{2,}\w*")  # "PKCS12Attribute#hashCode": a method
 
 
 def _marked_password(value: str) -> bool:

@@ -34,6 +34,10 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **Neon's API keys** ("napi_" + 64; of 95 vendors' prefixes probed, the one missing).
 * **Character codes joined in SQL**: "CHAR(103)||CHAR(104)||…" (and "+", "&"), as
   "chr(103)+chr(104)" was.
+* **A password with a "#" in it**: "Kq7#mPx2" was read as a link's anchor ("page#section") and
+  so as no password anywhere; an anchor's name is written in small letters ("#install-guide",
+  "#L376"), a method's after a class ("HashMap#computeIfAbsent").
+* **"password - X"** (a hyphen between spaces, as the dashes were) and **"password, it's X"**.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
 """
@@ -94,6 +98,12 @@ _REFUSED = [
     "rotated napi_872qyq7hszlae27h197s7y39h5063cdzuglb84c10l79sloqp2pgctqab81kibtk",
     # SQL's character codes.
     "SELECT " + "||".join(f"CHAR({ord(c)})" for c in "ghp_" + "R8x2kQ9mZ4vL7pT1wN6bY3cF5hJ0dS8aG2eK"),
+    # "#" in a password; a hyphen; "it's".
+    "try Kq7#mPx2 on the router",
+    "Kq7#mPx2 is what I used for the db",
+    "the password is below\nKq7#mPx2",
+    "password - Kq7mPx2w",
+    "she told me her password, it's Kq7mPx2w",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -149,6 +159,12 @@ _KEPT = [
     "the combination of 3 flags is 12-34-56",
     "a combination lock with 3 digits",
     "recovery codes\n\n2024-01-01 rotated",
+    # Anchors, methods, and what follows "password -" that is no password.
+    "see HashMap#computeIfAbsent and docs#install-guide",
+    "fixed in setup.sh#L376-L382 and DATA-1234#section2",
+    "password - required field",
+    "password - see vault",
+    "password, it's in the vault",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
