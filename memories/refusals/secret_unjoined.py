@@ -67,6 +67,7 @@ _MARKS = "!#$%&*?~^"
 _PASSWORD_MARKS = frozenset(_MARKS)
 _MARK_CLASS = "[" + re.escape(_MARKS) + "]"
 _MARK_RE = _compile(_MARK_CLASS)
+_ANY_MARK_RE = _compile(r"[!#$%&*?~^@.+\-_;,|:()\[\]{}<>]")
 _EDGE_PUNCTUATION = "\"'`()[]{}<>,:;.：，、；（）「」"
 # "issue#1234", "INC#20231", "data_*2024.csv", "DATA-1234#section2", "setup.sh#L376-L382":
 # references, globs, anchors (an anchor's name is written in small letters, or a line's "L12";
@@ -84,6 +85,29 @@ def _marked_password(value: str) -> bool:
     if not any(c in _PASSWORD_MARKS for c in value[1:-1]) or _REFERENCE_RE.fullmatch(value):
         return False
     return not _EMAIL_RE.match(value) and not _is_non_secret_value(value)
+
+
+# Or another mark a password policy takes ("@", ".", "+", "-", "_", ";", …) inside a word drawn as
+# the policy asks (capitals, small letters, digits, switching often; no word of English in it):
+# "the password for the wifi Kq7@mPx2w9". Names joined by such marks ("etl_admin", "v2.3.1-rc1",
+# "Data.Frame2") are no such draw.
+_OTHER_MARKS = frozenset("@.+-_;,|:()[]{}<>")
+
+
+def _punctuated_password(value: str) -> bool:
+    if not 8 <= len(value) <= 64 or "/" in value or "\\" in value or "=" in value or _EMAIL_RE.match(value):
+        return False
+    if not any(c in _OTHER_MARKS for c in value[1:-1]) or _char_classes(value) < 4:
+        return False
+    if sum(_kind_of(a) != _kind_of(b) for a, b in zip(value, value[1:])) < _MIN_SWITCHES:
+        return False
+    letters = sum(c.isalpha() for c in value)
+    worded = sum(len(run) for run in _LETTER_RUN_RE.findall(value) if run.lower() in english_words())
+    return worded * 2 < letters and not _is_non_secret_value(value)
+
+
+def _marked_or_punctuated_password(value: str) -> bool:
+    return _marked_password(value) or _punctuated_password(value)
 
 
 def _noun_names_credential(tail: str) -> bool:
@@ -119,13 +143,12 @@ def _value_after(tail: str, accept: Callable[[str], bool]) -> tuple[str, int] | 
 
 
 def find_marked_near_nouns(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    if not any(mark in text for mark in _PASSWORD_MARKS):
-        return
     for noun in _NEAR_NOUN_RE.finditer(lowered):
-        if _MARK_RE.search(text, noun.end(), noun.end() + _NEAR_CHARS) is None:
+        if _ANY_MARK_RE.search(text, noun.end(), noun.end() + _NEAR_CHARS) is None:
             continue  # no mark after the noun: most nouns
         tail = _sentence_after(text, noun.end())
-        if not _noun_names_credential(tail) or (found := _value_after(tail, _marked_password)) is None:
+        if (not _noun_names_credential(tail)
+                or (found := _value_after(tail, _marked_or_punctuated_password)) is None):
             continue
         value, offset = found
         start = noun.end() + offset

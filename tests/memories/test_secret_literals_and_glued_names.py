@@ -37,6 +37,9 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **A password with a "#" in it**: "Kq7#mPx2" was read as a link's anchor ("page#section") and
   so as no password anywhere; an anchor's name is written in small letters ("#install-guide",
   "#L376"), a method's after a class ("HashMap#computeIfAbsent").
+* **Other marks a password policy takes**, a few words after the credential's noun: "the password
+  for the wifi Kq7@mPx2w9", "creds: etl_admin Kq7.mPx2w9" ("@", ".", "+", "-", "_", ";", brackets),
+  in a word drawn as the policy asks; "etl_admin" and "v2.3.1-rc1" are names.
 * **"password - X"** (a hyphen between spaces, as the dashes were) and **"password, it's X"**.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
@@ -104,6 +107,11 @@ _REFUSED = [
     "the password is below\nKq7#mPx2",
     "password - Kq7mPx2w",
     "she told me her password, it's Kq7mPx2w",
+    # Other marks.
+    "the password for the wifi Kq7@mPx2w9",
+    "creds: etl_admin Kq7.mPx2w9",
+    "login details - etl / Kq7+mPx2w9",
+    "the password for the vpn (Kq7_mPx2w9)",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -165,6 +173,11 @@ _KEPT = [
     "password - required field",
     "password - see vault",
     "password, it's in the vault",
+    # Names with such marks after a credential's noun.
+    "the password for the wifi is in 1Password under etl_admin",
+    "login page for v2.3.1-rc1 moved",
+    "credentials for Data.Frame2 users rotated",
+    "password reset for ana.lopez@example.com done",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
