@@ -56,10 +56,11 @@ FALSE_REFUSAL_TARGET = 0.003
 # and typed values, 0.955, 1,351/1,414; trufflehog.jsonl 691/706 once "cache key …" no longer
 # read every joined-name qualifier as a separate word, 0.957, 1,353/1,414; trufflehog.jsonl
 # 692/706 with logins beside an e-mail, 0.958, 1,354/1,414; 0.960, 1,358/1,414 after the
-# seventeenth session): the issue's 0.995 is not reached (README). This floor
+# seventeenth session; 0.964, 1,363/1,414 after the eighteenth, kingfisher.jsonl 91/104): the
+# issue's 0.995 is not reached (README). This floor
 # keeps it from falling; raise it as misses are fixed, and replace it with RECALL_TARGET once that
 # is met.
-RECALL_FLOOR = 0.960
+RECALL_FLOOR = 0.963
 # The rule files of gitleaks and Nosey Parker drawn for tuning, as measured after tuning (0.979,
 # 661/675, then 0.985, 665/675 with keys after a product's name, 0.991, 669/675 with products'
 # keys as UUIDs and SonarQube tokens in both cases, 0.993, 670/675 with short header values,
@@ -70,21 +71,21 @@ GITLEAKS_TUNING_RECALL_FLOOR = 0.997  # 673/675 after the seventeenth session
 # variables ("-p PASSWORD", "-p $Password"), which the detector lets through on purpose.
 # 0.911, 245/269, since Ruby's "#{…}" is a template: "pwd=#{datastore['DBPASSWORD']}" in an ODBC
 # string reads a setting, as "${DB_PASSWORD}" does, and is let through on purpose.
-NOSEYPARKER_TUNING_RECALL_FLOOR = 0.910
+NOSEYPARKER_TUNING_RECALL_FLOOR = 0.914  # 246/269 after the eighteenth session ("-p dev_admin")
 # TruffleHog's detector folders drawn for tuning, after its second round (0.955, 728/762) and the
 # nearly-hex and secret_id rules (0.961, 732/762), keys after a product's name (0.967,
 # 737/762) and short quoted keys, two formats and numbered names (0.976, 744/762; README); 0.979,
 # 746/762 with the thirteenth session's rules.
-TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.981  # 748/762 after the seventeenth session
+TRUFFLEHOG_TUNING_RECALL_FLOOR = 0.985  # 748/762 after the seventeenth session, 751/762 after the eighteenth
 # CredSweeper's sample files drawn for tuning: 0.889 (367/413) as first measured, 0.964
 # (398/413) after the rules written from their misses (README), 0.966 (399/413) in the
 # thirteenth session.
-CREDSWEEPER_TUNING_RECALL_FLOOR = 0.973  # 402/413 after the seventeenth session
+CREDSWEEPER_TUNING_RECALL_FLOOR = 0.975  # 402/413 after the seventeenth session, 403/413 after the eighteenth
 # Kingfisher's rule files drawn for tuning: 0.870 (255/293) as first measured with stand-ins left
 # out, 0.895 (256/286) after its rules and label fixes, 0.896 (259/289) with odbc.yml, 0.913
 # (264/289) with names glued to their values and typed values (README), 0.917 (265/289) in the
 # thirteenth session.
-KINGFISHER_TUNING_RECALL_FLOOR = 0.927  # 268/289 after the seventeenth session
+KINGFISHER_TUNING_RECALL_FLOOR = 0.944  # 268/289 after the seventeenth session, 273/289 after the eighteenth
 
 
 def never_read(records: list[dict]) -> str:
