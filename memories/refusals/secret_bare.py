@@ -54,7 +54,7 @@ _USE_TAIL_RE = _compile(
 )
 _LOGIN_IS_RE = _compile(  # "the login for the VPN is X", "VPN login is X"
     r"(?:login|log-in|sign-in|logon|access code|door code|gate code|unlock code|wifi key|wi-fi key"
-    r"|network key|secret word|safe word|safeword)"
+    r"|network key|network security key|wireless key|wlan key|wpa2? key|secret word|safe word|safeword)"
 )
 _LOGIN_IS_TAIL_RE = _compile(
     r"(?:\s+(?:for|of|on|to)(?:\s+[\w.@'\-]{1,30}){1,4}?)?"
@@ -63,8 +63,13 @@ _LOGIN_IS_TAIL_RE = _compile(
 )
 # A key that is a password by its name, after ":" too ("wifi key: Kaffee2024"); a login's ":" is
 # often followed by the user name ("login: jsmith01"), so it is not here.
-_KEY_LABEL_RE = _compile(r"(?:access code|door code|wifi key|wi-fi key|wlan key|wpa2? key|network key)")
+_KEY_LABEL_RE = _compile(
+    r"(?:access code|door code|wifi key|wi-fi key|wlan key|wpa2? key|network key|network security key|wireless key)")
+# The same keys with no sign between, where a key's name is always the password's: "network
+# security key X" (Windows' name for a Wi-Fi password), "wireless key X".
+_KEY_LABEL_SPACE_RE = _compile(r"(?:network security key|wireless key|wi-?fi key|wlan key|wpa2? key)")
 _KEY_LABEL_TAIL_RE = _compile(r"\s*[:=]\s*" + _BARE_VALUE)
+_KEY_LABEL_SPACE_TAIL_RE = _compile(r"[ \t]+" + _BARE_VALUE)
 # "log in with X", "sign in as admin with X", "sign in with ana@example.com and X".
 _LOG_IN_WITH_RE = _compile(r"(?:log\s*-?\s*in|sign\s*-?\s*in|logon|authenticate)")
 _LOG_IN_WITH_TAIL_RE = _compile(
@@ -116,6 +121,7 @@ _BARE_FINDERS = (
     (_LOGIN_HINTS, _USE_RE, _USE_TAIL_RE, 2),
     (("log", "sign", "code", "key", "word"), _LOGIN_IS_RE, _LOGIN_IS_TAIL_RE, 2),
     (("key", "code"), _KEY_LABEL_RE, _KEY_LABEL_TAIL_RE, 3),
+    (("key",), _KEY_LABEL_SPACE_RE, _KEY_LABEL_SPACE_TAIL_RE, 3),
     (("log", "sign", "authenticate"), _LOG_IN_WITH_RE, _LOG_IN_WITH_TAIL_RE, 3),
 )
 

@@ -40,6 +40,8 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
 * **Other marks a password policy takes**, a few words after the credential's noun: "the password
   for the wifi Kq7@mPx2w9", "creds: etl_admin Kq7.mPx2w9" ("@", ".", "+", "-", "_", ";", brackets),
   in a word drawn as the policy asks; "etl_admin" and "v2.3.1-rc1" are names.
+* **A Wi-Fi password by Windows' name and others**: "network security key X", "the wireless key
+  for the office is X".
 * **"password - X"** (a hyphen between spaces, as the dashes were) and **"password, it's X"**.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
@@ -112,6 +114,9 @@ _REFUSED = [
     "creds: etl_admin Kq7.mPx2w9",
     "login details - etl / Kq7+mPx2w9",
     "the password for the vpn (Kq7_mPx2w9)",
+    # Wi-Fi keys.
+    "network security key Tr0ub4dor3x",
+    "the wireless key for the office is Tr0ub4dor3x",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -178,6 +183,9 @@ _KEPT = [
     "login page for v2.3.1-rc1 moved",
     "credentials for Data.Frame2 users rotated",
     "password reset for ana.lopez@example.com done",
+    # Talk about Wi-Fi keys.
+    "the wireless key setting is under Security",
+    "wifi key rotation is monthly",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
