@@ -64,7 +64,10 @@ _REFERRED_TO_AFTER_RE = re.compile(
 # a sentence's subject, its verb and later "his", "him" or "her", no other name between. Not "he"
 # or "she", often a clause's own subject ("Snowpipe loaded the files she sent"). A tool no list
 # knows is taken for a person so ("Snowpipe loaded her files"): rare in notes, and held, not lost.
-_SENTENCE_START_BEFORE_RE = re.compile(r"(?:^|[.!?\n][\s\"'“]*)$")
+# The subject opens its sentence, after a short phrase and a comma ("In 2007, Paris left …") or
+# after "that" ("claims that Paris …").
+_SENTENCE_START_BEFORE_RE = re.compile(
+    r"(?:(?:^|[.!?\n][\s\"'“]*)(?:[^.!?\n,]{1,30},[ \t]+)?|\bthat[ \t]+)$")
 _VERB_THEN_PERSONAL_PRONOUN_RE = re.compile(
     r"[ \t]+(?!(?:of|and|or|to|in|on|at|for|is|was|the|a|an)\b)[a-z]+\b"
     r"(?P<rest>[^.!?\n]{0,80}?)\b(?:his|him|himself|her|herself)\b")
@@ -72,7 +75,7 @@ _NAME_IN_BETWEEN_RE = re.compile(r"\b[A-Z][a-z]+")
 
 
 def _subject_referred_to_as_a_person(text: str, tok: _Token) -> bool:
-    if tok.possessive or _SENTENCE_START_BEFORE_RE.search(text, max(0, tok.start - 4), tok.start) is None:
+    if tok.possessive or _SENTENCE_START_BEFORE_RE.search(text, max(0, tok.start - 40), tok.start) is None:
         return False
     match = _VERB_THEN_PERSONAL_PRONOUN_RE.match(text, tok.raw_end)
     return match is not None and _NAME_IN_BETWEEN_RE.search(match.group("rest")) is None

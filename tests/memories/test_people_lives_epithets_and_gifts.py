@@ -14,7 +14,8 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
 * **Spoken to at the end**: "Where are my testicles, Summer?", "Well done, Nick!": a name after a
   comma that ends a question or an exclamation.
 * **A sentence's subject that the sentence calls "his" or "her"**: "Pyrion continues his
-  streak", "Kwiruka left her group", no other name between; not "he" or "she", often a clause's
+  streak", "Kwiruka left her group", also after a short opening phrase ("In 2007, Paris left …
+  her …") or "that" ("claims that Paris not having her passport"), no other name between; not "he" or "she", often a clause's
   own subject ("Snowpipe loaded the files she sent").
 * **Asked where someone is**: "Where's Grant?", "where is Riley now?" ("Where is Airflow
   installed?" asks no such thing).
@@ -51,6 +52,8 @@ _HELD = [
     "Pyrion continues his streak as the worst detective.",
     "Kwiruka left her group several times.",
     "Womble knew the palace had a second floor because his crosshair is so bad.",
+    "In 2007, Paris left the ship after a row with her managers.",
+    "The Church also claims that Paris not having her passport was procedure.",
 ]
 
 _NOT_HELD = [
