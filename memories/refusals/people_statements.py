@@ -74,7 +74,13 @@ _VERB_THEN_PERSONAL_PRONOUN_RE = re.compile(
 _NAME_IN_BETWEEN_RE = re.compile(r"\b[A-Z][a-z]+")
 
 
+# "Hats off to Nick for his love …", "kudos to Ana for her fix": credited for what is his or hers.
+_FOR_HIS_OR_HER_AFTER_RE = re.compile(r"[ \t]+for[ \t]+(?:his|her)\b")
+
+
 def _subject_referred_to_as_a_person(text: str, tok: _Token) -> bool:
+    if not tok.possessive and _FOR_HIS_OR_HER_AFTER_RE.match(text, tok.raw_end):
+        return True
     if tok.possessive or _SENTENCE_START_BEFORE_RE.search(text, max(0, tok.start - 40), tok.start) is None:
         return False
     match = _VERB_THEN_PERSONAL_PRONOUN_RE.match(text, tok.raw_end)

@@ -17,6 +17,8 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
   streak", "Kwiruka left her group", also after a short opening phrase ("In 2007, Paris left …
   her …") or "that" ("claims that Paris not having her passport"), no other name between; not "he" or "she", often a clause's
   own subject ("Snowpipe loaded the files she sent").
+* **Credited for what is "his" or "hers"**: "Hats off to Nick for his patience" (not "their":
+  "we switched to Snowpipe for their lower latency").
 * **Asked where someone is**: "Where's Grant?", "where is Riley now?" ("Where is Airflow
   installed?" asks no such thing).
 * **A song's other singer**: "Makonnen feat. Drake", "ft. Grant".
@@ -54,6 +56,7 @@ _HELD = [
     "Womble knew the palace had a second floor because his crosshair is so bad.",
     "In 2007, Paris left the ship after a row with her managers.",
     "The Church also claims that Paris not having her passport was procedure.",
+    "Hats off to Nick for his patience with the backfill.",
 ]
 
 _NOT_HELD = [
@@ -77,6 +80,7 @@ _NOT_HELD = [
     "where is the grant report?",
     "Airflow retries its tasks three times.",
     "Snowpipe loaded the files she sent.",
+    "we switched to Snowpipe for their lower latency",
     "feat: Grant access to the reporting role",
     "Which season is busiest, summer?",
 ]
