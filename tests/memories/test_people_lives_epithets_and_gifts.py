@@ -15,8 +15,8 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
   comma that ends a question or an exclamation.
 * **A sentence's subject that the sentence calls "his" or "her"**: "Pyrion continues his
   streak", "Kwiruka left her group", also after a short opening phrase ("In 2007, Paris left …
-  her …") or "that" ("claims that Paris not having her passport"), no other name between; not "he" or "she", often a clause's
-  own subject ("Snowpipe loaded the files she sent").
+  her …") or "that" ("claims that Paris not having her passport"), no other name between; not
+  "he" or "she", often a clause's own subject ("Snowpipe loaded the files she sent").
 * **Credited for what is "his" or "hers"**: "Hats off to Nick for his patience" (not "their":
   "we switched to Snowpipe for their lower latency").
 * **Asked where someone is**: "Where's Grant?", "where is Riley now?" ("Where is Airflow
