@@ -19,6 +19,8 @@ Each line of ``_HELD`` passed at 7b4519b; each line of ``_NOT_HELD`` passes on b
   "he" or "she", often a clause's own subject ("Snowpipe loaded the files she sent").
 * **Credited for what is "his" or "hers"**: "Hats off to Nick for his patience" (not "their":
   "we switched to Snowpipe for their lower latency").
+* **More of what people are** after "X is a …" (data/people_roles.txt: volunteer, rapper, striker,
+  senator, pope, comedian, youtuber …).
 * **Asked where someone is**: "Where's Grant?", "where is Riley now?" ("Where is Airflow
   installed?" asks no such thing).
 * **A song's other singer**: "Makonnen feat. Drake", "ft. Grant".
@@ -57,6 +59,8 @@ _HELD = [
     "In 2007, Paris left the ship after a row with her managers.",
     "The Church also claims that Paris not having her passport was procedure.",
     "Hats off to Nick for his patience with the backfill.",
+    "Ntep is a good striker",
+    "Tanner is a good dude.",
 ]
 
 _NOT_HELD = [
