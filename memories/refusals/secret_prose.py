@@ -336,6 +336,22 @@ _DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
     r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|guest|ubuntu|pi|test|demo|"
     r"superuser|operator)\s*(?:/|:(?!//))\s*"
 )
+# "router admin Tr0ub4dor3x" ("login: admin / …" is _USER_PASSWORD_TAIL_RE's): a well-known
+# account, a space, then a word drawn as a password policy asks (capitals, small letters and
+# digits switching at least six times; "admin PR2024" and "root access" are no such draw).
+_DEFAULT_ACCOUNT_SPACE_RE = _compile(
+    r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|superuser)[ \t]+(?=[A-Za-z0-9!#$%&*?~^@._+\-]{8,64}(?:[\s.,;]|$))")
+
+
+# "staging db: etl / Tr0ub4dor3x": a login in small letters, a slash between spaces, then such a word.
+_LOGIN_SLASH_RE = _compile(r"(?<![\w/.\-])[a-z][a-z0-9_.\-]{1,30}[ \t]+/[ \t]+(?=[^\s/]{8,64}(?:[\s.,;]|$))")
+
+
+def _drawn_as_a_password(value: str) -> bool:
+    kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in value]
+    return len(set(kinds) - {3}) == 3 and sum(a != b for a, b in zip(kinds, kinds[1:])) >= 6
+
+
 # A credential's name as the last part of a file's path ("/etc/passwd", "~/.pgpass").
 _PATH_BEFORE_RE = _compile(r"(?:^|(?<=[\s<'\"(=]))[~.]?(?:/[\w.\-]+)*/\.?$")
 _HEADER_NAME_RE = _compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
@@ -394,6 +410,15 @@ def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator
             continue  # "test/.gitignore", "test/mk-test.awk", "test/glyph-test": a folder and a file
         if _acceptable_password(value, strength="strong", quoted=quoted):
             yield "password_in_prose", v_start, v_end, 67
+    logins = _LOGIN_SLASH_RE.finditer(text) if " / " in text else ()
+    for account in [*_DEFAULT_ACCOUNT_SPACE_RE.finditer(lowered), *logins]:
+        match = _VALUE_RE.match(text, account.end())
+        if match is None:
+            continue
+        value, v_start, v_end, quoted = _tail_value(match)
+        value = value.rstrip(".,;")
+        if _drawn_as_a_password(value) and _acceptable_password(value, strength="strong", quoted=quoted):
+            yield "password_in_prose", v_start, v_start + len(value), 66
     # "Use 'R2d2C3po!' as the password": the quoted value comes first.
     has_quote = "'" in text or '"' in text or "`" in text or "“" in text
     if has_quote and any(word in lowered for word in ("pass", "pw")):

@@ -42,6 +42,9 @@ Each line of ``_REFUSED`` passed at 7b4519b; each line of ``_KEPT`` passes on bo
   in a word drawn as the policy asks; "etl_admin" and "v2.3.1-rc1" are names.
 * **A Wi-Fi password by Windows' name and others**: "network security key X", "the wireless key
   for the office is X".
+* **A well-known account or a login, then a word drawn as a password** with no sign between:
+  "router admin Tr0ub4dor3x", "staging db: etl / Tr0ub4dor3x" (capitals, small letters and digits
+  switching six times or more; "admin PR2024Fix", "root access" are not).
 * **"password - X"** (a hyphen between spaces, as the dashes were) and **"password, it's X"**.
 * **"password" misspelt by one keystroke** as a name ("passworsd", "passwrod", "passowrd"):
   one letter added, changed or two swapped (dropped letters were read already: "pasword").
@@ -117,6 +120,9 @@ _REFUSED = [
     # Wi-Fi keys.
     "network security key Tr0ub4dor3x",
     "the wireless key for the office is Tr0ub4dor3x",
+    # An account, then a password.
+    "router admin Tr0ub4dor3x",
+    "staging db: etl / Tr0ub4dor3x",
     # Misspelt.
     'if passworsd == "q4c1a2oPd":',
     'passwrod = "Xk9#mq2pL"',
@@ -186,6 +192,11 @@ _KEPT = [
     # Talk about Wi-Fi keys.
     "the wireless key setting is under Security",
     "wifi key rotation is monthly",
+    # Accounts and slashes without a password.
+    "admin PR2024Fix merged",
+    "root access granted to the etl role",
+    "ratio of reads / Writes2024x",
+    "postgres 16.2 is out",
     # Words near "password" that are other words.
     'the passport = "Xk9mq2pL7"',
     "passworded = True",
