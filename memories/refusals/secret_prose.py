@@ -340,11 +340,11 @@ _DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
 # account, a space, then a word drawn as a password policy asks (capitals, small letters and
 # digits switching at least six times; "admin PR2024" and "root access" are no such draw).
 _DEFAULT_ACCOUNT_SPACE_RE = _compile(
-    r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|superuser)[ \t]+(?=[A-Za-z0-9!#$%&*?~^@._+\-]{8,64}(?:[\s.,;]|$))")
+    r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|superuser)[ \t]+(?=[A-Za-z0-9][A-Za-z0-9!#$%&*?~^@._+\-]{7,63}(?:[\s.,;]|$))")
 
 
 # "staging db: etl / Tr0ub4dor3x": a login in small letters, a slash between spaces, then such a word.
-_LOGIN_SLASH_RE = _compile(r"(?<![\w/.\-])[a-z][a-z0-9_.\-]{1,30}[ \t]+/[ \t]+(?=[^\s/]{8,64}(?:[\s.,;]|$))")
+_LOGIN_SLASH_RE = _compile(r"(?<![\w/.\-@])[a-z][a-z0-9_.\-]{1,30}[ \t]+/[ \t]+(?=[^\s/]{8,64}(?:[\s.,;]|$))")
 
 
 def _drawn_as_a_password(value: str) -> bool:
