@@ -1,6 +1,6 @@
-"""Passwords written in prose (R-SAVE-2): "the password is hunter2", "login admin / hunter2",
-"Passwort lautet ...", and the same without a label word ("reset the shared mailbox password to
-X", "use X for the admin login").
+"""Passwords written in prose (R-SAVE-2): "the password is hunter2", "Passwort lautet ...". A
+login and its password together ("login admin / hunter2") are secret_pairs.py's, the same
+without a label word ("reset the shared mailbox password to X") secret_bare.py's.
 
 Each rule runs in two steps for speed: find the keyword in the lowercased note (a plain
 alternation; case-insensitive alternations are several times slower in ``re``), widen it to the
@@ -17,16 +17,12 @@ from detect_secrets.plugins.keyword import DENYLIST as KEYWORD_DENYLIST
 
 from memories.refusals.secret_formats import Candidate, Spans
 from memories.refusals.secret_stand_ins import (
-    _COMMON_WORDS,
-    _PLACEHOLDER_RE,
-    _PORT_OR_PATH_RE,
     _WORDS_WITH_HYPHENS_RE,
     _acceptable_password,
     _trim_value,
 )
 from memories.refusals.secret_values import (
     _compile,
-    grouped_alternation,
     up_to_a_note,
 )
 from memories.refusals.wordlists import words
@@ -250,6 +246,11 @@ _CMDLET_CALL_RE = _compile(r"[A-Z][a-z]+(?:To|From)?-[A-Z][A-Za-z]+")
 _ARGUMENTS_AFTER_RE = _compile(r"[ \t]+(?:-[A-Za-z]|\$|\|)")
 
 
+# A credential's name as the last part of a file's path ("/etc/passwd", "~/.pgpass").
+_PATH_BEFORE_RE = _compile(r"(?:^|(?<=[\s<'\"(=]))[~.]?(?:/[\w.\-]+)*/\.?$")
+_HEADER_NAME_RE = _compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
+
+
 def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
     position = 0
     while True:
@@ -307,128 +308,3 @@ def _find_prose_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Can
             position = max(position, end)
             yield "password_in_prose", start, end, 70
 
-
-# --- "login admin / hunter2", "creds: deploy/Xk9#mP2q", "user admin pass hunter2" ----------
-
-# Grouped by first letter (secret_values.grouped_alternation), "u:" written with its lookbehind
-# after the "u": the same matches, but every alternative now starts with a letter, so re skips to
-# the positions one can start at instead of trying them all (benchmarks/bench_secrets.py).
-_USER_WORD_RE = _compile(grouped_alternation([
-    r"log\s*in", r"sign\s*in", "credentials", "creds?", "username", "user", "account", "acct", "benutzer",
-    "utilisateur", "usuario", "wi-?fi", "wlan", "ssid", r"u(?<![\w.]u)(?=\s*[:=])",
-]))
-_USER_PASSWORD_TAIL_RE = _compile(
-    r"(?:\s+(?:is|are|with|as|using|(?:for|on|to)(?:\s+[\w.@'\-]{1,40}){1,4}?))?"
-    r"\s*[:=—–-]?\s*(?P<user>[A-Za-z0-9_@+][A-Za-z0-9_.@+\-]{1,63})"
-    # "admin / …"; "admin: …", "admin, …", "etl | …" when a digit or a symbol follows
-    r"(?:\s*/\s*|\s*[:,|]\s*(?=\S*[0-9!@#$%^&*])|(?P<and>\s+and\s+)(?=[^\s()]*[0-9!@#$%^&*][^\s()]*(?:[\s.,;]|$))"  # "… are etl and …", not "ssh(1)"
-    r"|\s*,?\s+(?:and\s+|with\s+)?(?P<pw>password|passwort|pass|pwd|pw|mot\s+de\s+passe|"
-    r"contrase(?:ñ|n)a)(?![A-Za-z])\s*[:=]?\s*"
-    # "u: admin p: …": the letters alone, each with its colon
-    r"|(?<=\S)\s+(?P<p>p)\s*[:=]\s*)"
-    r"(?:(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r"))",
-    re.IGNORECASE,
-)
-
-
-_NAMED_FILE_RE = _compile(r"\.[A-Za-z]{2,}$")
-_DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
-    r"(?<![\w/.\-@:])(?:admin|administrator|root|sa|postgres|guest|ubuntu|pi|test|demo|"
-    r"superuser|operator)\s*(?:/|:(?!//))\s*"
-)
-# "router admin Tr0ub4dor3x" ("login: admin / …" is _USER_PASSWORD_TAIL_RE's): a well-known
-# account, a space, then a word drawn as a password policy asks (capitals, small letters and
-# digits switching at least six times; "admin PR2024" and "root access" are no such draw).
-# Searched only where one of the names is, and its lookbehind tested by hand: a lookbehind first
-# is tried at every position of the note (benchmarks/bench_secrets.py).
-_DEFAULT_ACCOUNTS = ("admin", "root", "sa ", "postgres", "superuser")
-_DEFAULT_ACCOUNT_SPACE_RE = _compile(
-    r"\b(?:admin|administrator|root|sa|postgres|superuser)[ \t]+(?=[A-Za-z0-9][A-Za-z0-9!#$%&*?~^@._+\-]{7,63}(?:[\s.,;]|$))")
-
-
-# "staging db: etl / Tr0ub4dor3x": a login in small letters, a slash between spaces, then such a word.
-_LOGIN_SLASH_RE = _compile(r"(?<![\w/.\-@])[a-z][a-z0-9_.\-]{1,30}[ \t]+/[ \t]+(?=[^\s/]{8,64}(?:[\s.,;]|$))")
-
-
-def _drawn_as_a_password(value: str) -> bool:
-    kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in value]
-    return len(set(kinds) - {3}) == 3 and sum(a != b for a, b in zip(kinds, kinds[1:])) >= 6
-
-
-# A credential's name as the last part of a file's path ("/etc/passwd", "~/.pgpass").
-_PATH_BEFORE_RE = _compile(r"(?:^|(?<=[\s<'\"(=]))[~.]?(?:/[\w.\-]+)*/\.?$")
-_HEADER_NAME_RE = _compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
-_NUMBER_RE = _compile(r"\d+(?:[.,]\d+)*")
-_VALUE_RE = _compile(r"(?:" + _QUOTED_VALUE + r")|(?P<val>" + _VALUE + r")")
-# What follows "test/" in a path: a file or a folder, names of words joined, or with an extension.
-_IN_A_PATH_RE = _compile(
-    r"\.[\w.\-]+$"  # ".gitignore"
-    r"|[\w*\-]+(?:\.[\w\-]+)*\.(?:[A-Za-z][A-Za-z0-9]{0,5}|[a-z]{6,10})$"  # "mk-test.awk", "test*.py", "out271.expected"
-    r"|[\w.\-]*\{[\w.,\-]*\}?$"  # "{overlay.c", "{exp.b,fact.b}", "ann_module{,2,3}": a shell's braces
-    r"|\d+(?:\.\d+)+(?:[\-+~][\w.+~]+)?$"  # "ubuntu/2.13.2-9ubuntu7": a release
-    r"|[a-z]+(?:[\-_][a-z]+)+$"  # "bitmap-font", "glyph-test"
-)
-_QUOTED_BEFORE_PASSWORD_RE = _compile(
-    r"(?:" + _QUOTED_VALUE + r")\s+(?:is|was|as|=)\s+(?:the|our|my|your|a|an)?\s*"
-    r"(?:[\w\-]+\s+){0,2}?(?:password|passwort|passphrase|pwd|pw|passcode)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-
-
-def _find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:
-    for core in _USER_WORD_RE.finditer(lowered):
-        start, end = core.span()
-        if (start and (lowered[start - 1].isalnum() or lowered[start - 1] == "_")) or (
-                end < len(text) and (text[end].isalnum() or text[end] == "_")):
-            continue  # "Flask_Login", "user_id": part of a name
-        if lowered[max(0, start - 3): start].endswith(("://", "/")):
-            continue  # "postgres://USER:PASSWORD@HOST": a URL template, handled as a URL
-        match = _USER_PASSWORD_TAIL_RE.match(text, end)
-        if match is None:
-            continue
-        value, v_start, v_end, quoted = _tail_value(match)
-        user = match.group("user")
-        if user.lower() in _COMMON_WORDS and user.lower() not in {"admin", "root"}:
-            continue
-        if _NUMBER_RE.fullmatch(user):
-            continue  # "scputimes(user=3961.46, nice=169.729, …)": a measure named user, not a login
-        if _PLACEHOLDER_RE.match(user.split("@")[0]) or _PORT_OR_PATH_RE.match(value):
-            continue
-        if not match.group("pw") and not quoted and ("/" in value or ":" in value):
-            continue  # "user: app:x:1001:1001::/srv/app" is a passwd line, not a password
-        if match.group("and") and (user[0].isdigit() or _NAMED_FILE_RE.search(value)):
-            continue  # "user-1000.slice and user-1001.slice": two names of things
-        strength = "weak" if match.group("pw") else "strong"
-        if _acceptable_password(value, strength=strength, quoted=quoted):
-            yield "password_in_prose", v_start, v_end, 68
-    # "Router: admin/Adm1n2024", "root:Toor2024!": a well-known account name, then a password.
-    for account in _DEFAULT_ACCOUNT_RE.finditer(lowered):
-        match = _VALUE_RE.match(text, account.end())
-        if match is None:
-            continue
-        value, v_start, v_end, quoted = _tail_value(match)
-        if not quoted and ("/" in value or ":" in value):
-            continue
-        if account.group().endswith("/") and not quoted and _IN_A_PATH_RE.match(value):
-            continue  # "test/.gitignore", "test/mk-test.awk", "test/glyph-test": a folder and a file
-        if _acceptable_password(value, strength="strong", quoted=quoted):
-            yield "password_in_prose", v_start, v_end, 67
-    logins = _LOGIN_SLASH_RE.finditer(text) if " / " in text else ()
-    accounts = _DEFAULT_ACCOUNT_SPACE_RE.finditer(lowered) if any(a in lowered for a in _DEFAULT_ACCOUNTS) else ()
-    for account in [*accounts, *logins]:
-        if account.start() and lowered[account.start() - 1] in "/.-@:_":
-            continue  # "/root", "db.admin", "ana@root": a path's, a name's or an address's part
-        match = _VALUE_RE.match(text, account.end())
-        if match is None:
-            continue
-        value, v_start, v_end, quoted = _tail_value(match)
-        value = value.rstrip(".,;")
-        if _drawn_as_a_password(value) and _acceptable_password(value, strength="strong", quoted=quoted):
-            yield "password_in_prose", v_start, v_start + len(value), 66
-    # "Use 'R2d2C3po!' as the password": the quoted value comes first.
-    has_quote = "'" in text or '"' in text or "`" in text or "“" in text
-    if has_quote and any(word in lowered for word in ("pass", "pw")):
-        for match in _QUOTED_BEFORE_PASSWORD_RE.finditer(text):
-            value, v_start, v_end, _ = _tail_value(match)
-            if _acceptable_password(value, strength="strong", quoted=True) and " " not in value:
-                yield "password_in_prose", v_start, v_end, 67

@@ -69,8 +69,9 @@ from memories.refusals.secret_glued import find_glued_credentials
 from memories.refusals.secret_logins import find_login_values
 from memories.refusals.secret_manifests import find_manifest_secrets
 from memories.refusals.secret_numbers import find_cards_and_pins
+from memories.refusals.secret_pairs import find_user_password_pairs
 from memories.refusals.secret_products import find_product_named_keys
-from memories.refusals.secret_prose import _find_prose_passwords, _find_user_password_pairs
+from memories.refusals.secret_prose import _find_prose_passwords
 from memories.refusals.secret_random import _TOKEN_RUN_RE, _find_high_entropy
 from memories.refusals.secret_seeds import find_seed_phrases
 from memories.refusals.secret_tables import find_table_passwords
@@ -99,7 +100,7 @@ class SecretFinding:
 
 _PROSE_FINDERS = (
     _find_prose_passwords,
-    _find_user_password_pairs,
+    find_user_password_pairs,
     _find_bare_passwords,
     find_marked_near_nouns,
     _find_value_first_passwords,

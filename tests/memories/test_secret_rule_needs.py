@@ -18,7 +18,7 @@ import pytest
 from memories.refusals.secret_cli import _COMMAND_RE, _FLAGS
 from memories.refusals.secret_context import _GENERIC_KEYWORD_RE, _GENERIC_KEYWORDS
 from memories.refusals.secret_formats import _ALL_NEEDS, present_needs
-from memories.refusals.secret_prose import _USER_WORD_RE
+from memories.refusals.secret_pairs import _USER_WORD_RE
 from memories.refusals.secret_values import grouped_alternation
 
 
