@@ -55,15 +55,27 @@ _DEFAULT_ACCOUNT_RE = _compile(  # searched in the lowercased note
 # "router admin Tr0ub4dor3x" ("login: admin / …" is _USER_PASSWORD_TAIL_RE's): a well-known
 # account, a space, then a word drawn as a password policy asks (capitals, small letters and
 # digits switching at least six times; "admin PR2024" and "root access" are no such draw).
-# Searched only where one of the names is, and its lookbehind tested by hand: a lookbehind first
-# is tried at every position of the note (benchmarks/bench_secrets.py).
-_DEFAULT_ACCOUNTS = ("admin", "root", "sa ", "postgres", "superuser")
+# Matched only where one of the names starts a word (``_named_accounts``): searched, the pattern
+# was tried at every position of the note (benchmarks/bench_secrets.py).
+_DEFAULT_ACCOUNTS = ("admin", "root", "postgres", "superuser")
 _DEFAULT_ACCOUNT_SPACE_RE = _compile(
-    r"\b(?:admin|administrator|root|sa|postgres|superuser)[ \t]+(?=[A-Za-z0-9][A-Za-z0-9!#$%&*?~^@._+\-]{7,63}(?:[\s.,;]|$))")
+    r"(?:administrator|admin|root|postgres|superuser)[ \t]+(?=[A-Za-z0-9][A-Za-z0-9!#$%&*?~^@._+\-]{7,63}(?:[\s.,;]|$))")
 
 
 # "staging db: etl / Tr0ub4dor3x": a login in small letters, a slash between spaces, then such a word.
 _LOGIN_SLASH_RE = _compile(r"(?<![\w/.\-@])[a-z][a-z0-9_.\-]{1,30}[ \t]+/[ \t]+(?=[^\s/]{8,64}(?:[\s.,;]|$))")
+
+
+def _named_accounts(lowered: str) -> Iterator[re.Match]:
+    """_DEFAULT_ACCOUNT_SPACE_RE's matches, tried only where a name starts a word."""
+    for name in _DEFAULT_ACCOUNTS:
+        position = lowered.find(name)
+        while position != -1:
+            if not position or not lowered[position - 1].isalnum():
+                match = _DEFAULT_ACCOUNT_SPACE_RE.match(lowered, position)
+                if match is not None:
+                    yield match
+            position = lowered.find(name, position + 1)
 
 
 def _drawn_as_a_password(value: str) -> bool:
@@ -127,8 +139,7 @@ def find_user_password_pairs(text: str, lowered: str, taken: Spans) -> Iterator[
         if _acceptable_password(value, strength="strong", quoted=quoted):
             yield "password_in_prose", v_start, v_end, 67
     logins = _LOGIN_SLASH_RE.finditer(text) if " / " in text else ()
-    accounts = _DEFAULT_ACCOUNT_SPACE_RE.finditer(lowered) if any(a in lowered for a in _DEFAULT_ACCOUNTS) else ()
-    for account in [*accounts, *logins]:
+    for account in [*_named_accounts(lowered), *logins]:
         if account.start() and lowered[account.start() - 1] in "/.-@:_":
             continue  # "/root", "db.admin", "ana@root": a path's, a name's or an address's part
         match = _VALUE_RE.match(text, account.end())
