@@ -18,7 +18,9 @@ from memories.refusals.secret_stand_ins import (
     _acceptable_password,
 )
 from memories.refusals.secret_values import (
+    POLICY_SWITCHES,
     _compile,
+    class_switches,
     grouped_alternation,
 )
 
@@ -79,8 +81,8 @@ def _named_accounts(lowered: str) -> Iterator[re.Match]:
 
 
 def _drawn_as_a_password(value: str) -> bool:
-    kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in value]
-    return len(set(kinds) - {3}) == 3 and sum(a != b for a, b in zip(kinds, kinds[1:])) >= 6
+    return (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
+            and class_switches(value) >= POLICY_SWITCHES)
 
 
 _NUMBER_RE = _compile(r"\d+(?:[.,]\d+)*")

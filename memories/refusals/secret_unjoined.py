@@ -31,9 +31,11 @@ from memories.refusals.secret_stand_ins import (
 )
 from memories.refusals.secret_values import (
     _HEX_RE,
+    POLICY_SWITCHES,
     _char_classes,
     _compile,
     _looks_random,
+    class_switches,
     up_to_a_note,
 )
 from memories.refusals.wordlists import entries, words
@@ -97,13 +99,7 @@ _OTHER_MARKS = frozenset("@.+-_;,|:()[]{}<>")
 def _punctuated_password(value: str) -> bool:
     if not 8 <= len(value) <= 64 or "/" in value or "\\" in value or "=" in value or _EMAIL_RE.match(value):
         return False
-    if not any(c in _OTHER_MARKS for c in value[1:-1]) or _char_classes(value) < 4:
-        return False
-    if sum(_kind_of(a) != _kind_of(b) for a, b in zip(value, value[1:])) < _MIN_SWITCHES:
-        return False
-    letters = sum(c.isalpha() for c in value)
-    worded = sum(len(run) for run in _LETTER_RUN_RE.findall(value) if run.lower() in english_words())
-    return worded * 2 < letters and not _is_non_secret_value(value)
+    return _drawn_as_policy_asks(value, _OTHER_MARKS)
 
 
 def _marked_or_punctuated_password(value: str) -> bool:
@@ -168,25 +164,24 @@ _EDGES = _EDGE_PUNCTUATION + "!?*_~"  # and a sentence's end, and Markdown's mar
 _NOT_IN_STRONG = frozenset("/\\=:@.,;+|\"'`()[]{}<>")
 _ABBREVIATION_AMPERSAND_RE = _compile(r"[A-Z]&[A-Z]")
 _LETTER_RUN_RE = _compile(r"[A-Za-z]{3,}")
-_MIN_SWITCHES = 6  # "Error#500" switches 3 times, "Tr0ub4dor&3x" 8, "Vx7!pq2Lm9" 9
-
-
-def _kind_of(char: str) -> int:
-    return 0 if char.isupper() else 1 if char.islower() else 2 if char.isdigit() else 3
+def _drawn_as_policy_asks(value: str, marks: frozenset[str]) -> bool:
+    """Capitals, small letters, digits and one of ``marks`` inside, switching between them
+    often, and not made of English words ("Snowflake&Prod-2024", "Job#42Retry")."""
+    if not any(c in marks for c in value[1:-1]) or _char_classes(value) < 4:
+        return False
+    if class_switches(value) < POLICY_SWITCHES:
+        return False
+    letters = sum(c.isalpha() for c in value)
+    worded = sum(len(run) for run in _LETTER_RUN_RE.findall(value) if run.lower() in english_words())
+    return worded * 2 < letters and not _is_non_secret_value(value)
 
 
 def _policy_shaped(value: str) -> bool:
     if not value.isascii() or any(c in _NOT_IN_STRONG for c in value):
         return False
-    if not any(c in _PASSWORD_MARKS for c in value[1:-1]) or _char_classes(value) < 4:
-        return False
-    if sum(_kind_of(a) != _kind_of(b) for a, b in zip(value, value[1:])) < _MIN_SWITCHES:
-        return False
     if _ABBREVIATION_AMPERSAND_RE.search(value) or _REFERENCE_RE.fullmatch(value):
         return False
-    letters = sum(c.isalpha() for c in value)
-    worded = sum(len(run) for run in _LETTER_RUN_RE.findall(value) if run.lower() in english_words())
-    return worded * 2 < letters and not _is_non_secret_value(value)
+    return _drawn_as_policy_asks(value, _PASSWORD_MARKS)
 
 
 def find_policy_shaped_passwords(text: str, lowered: str, taken: Spans) -> Iterator[Candidate]:

@@ -114,6 +114,17 @@ def _char_classes(value: str) -> int:
     return has_lower + has_upper + has_digit + has_symbol
 
 
+# A password drawn as a policy asks switches between capitals, small letters, digits and marks
+# again and again: "Error#500" switches 3 times, "Tr0ub4dor&3x" 8, "Vx7!pq2Lm9" 9.
+POLICY_SWITCHES = 6
+
+
+def class_switches(value: str) -> int:
+    """How often adjacent characters change kind (capital, small letter, digit, anything else)."""
+    kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in value]
+    return sum(a != b for a, b in zip(kinds, kinds[1:]))
+
+
 def _wordiness(value: str) -> float:
     """Share of the string made of word-like runs ("Customer", "orders"): 0.6-0.9 for
     identifiers, below 0.5 for 99% of random strings of 20+ characters."""
